@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Faultline: an HTTP reverse proxy for reproducing outages, verifying certificate pins
+/// and logging traffic with secrets redacted. Layers point downward only (see DESIGN.md).
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "Faultline",
+    products: [
+        .executable(name: "faultline", targets: ["faultline"]),
+    ],
+    targets: [
+        // C at the edge: system headers and libraries, imported privately by one module each.
+        .target(name: "CLinux"),
+        .target(
+            name: "CLLHTTP",
+            cSettings: [.define("LLHTTP_STRICT_MODE", to: "1"), .unsafeFlags(["-I/usr/share/include/llhttp", "-w"])]
+        ),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNghttp2", pkgConfig: "libnghttp2",
+                       providers: [.apt(["libnghttp2-dev"])]),
+
+        .target(name: "FaultlineIO", dependencies: ["CLinux"], swiftSettings: strict),
+        .target(name: "FaultlineHTTP", dependencies: ["CLLHTTP"], swiftSettings: strict),
+        .target(name: "FaultlineRules", swiftSettings: strict),
+        .target(name: "FaultlineProxy",
+                dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineRules", "CLinux", "COpenSSL"],
+                swiftSettings: strict),
+        .executableTarget(name: "faultline",
+                          dependencies: ["FaultlineProxy", "FaultlineRules", "FaultlineIO", "CLinux"],
+                          swiftSettings: strict),
+
+        .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
+        .testTarget(name: "FaultlineRulesTests", dependencies: ["FaultlineRules"], swiftSettings: strict),
+        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP"], swiftSettings: strict),
+        .testTarget(name: "FaultlineIntegrationTests", swiftSettings: strict),
+    ]
+)

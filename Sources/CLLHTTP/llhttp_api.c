@@ -1,0 +1,1 @@
+#include "/usr/share/llhttp/api.c"

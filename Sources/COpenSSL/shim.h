@@ -1,0 +1,10 @@
+#ifndef FAULTLINE_COPENSSL_SHIM_H
+#define FAULTLINE_COPENSSL_SHIM_H
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/pem.h>
+#include <openssl/sha.h>
+#endif

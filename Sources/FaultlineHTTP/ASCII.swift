@@ -1,0 +1,60 @@
+/// Byte-level helpers for header names and tokens; the hot path compares bytes, not Strings.
+public enum ASCII {
+    /// Lowercases one ASCII byte.
+    @inlinable
+    public static func lower(_ byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte | 0x20 : byte
+    }
+
+    /// Case-insensitive equality of `bytes` with an already lowercase `lowercase`.
+    @inlinable
+    public static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let other = lowercase.utf8Start
+        for index in 0..<bytes.count where lower(bytes[index]) != other[index] {
+            return false
+        }
+        return true
+    }
+
+    /// Case-insensitive equality of two byte runs.
+    @inlinable
+    public static func equalsIgnoringCase(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for index in 0..<lhs.count where lower(lhs[index]) != lower(rhs[index]) {
+            return false
+        }
+        return true
+    }
+
+    /// Whether `bytes` contains `token` (lowercase) as one element of a comma-separated list,
+    /// ignoring case and optional whitespace, as in `Connection: keep-alive, Upgrade`.
+    public static func listContains(_ bytes: UnsafeRawBufferPointer, token: StaticString) -> Bool {
+        var found = false
+        forEachListElement(bytes) { element in
+            if equalsIgnoringCase(element, token) { found = true }
+        }
+        return found
+    }
+
+    /// Calls `body` with each trimmed, non-empty element of a comma-separated header value.
+    public static func forEachListElement(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var start = 0
+        let count = bytes.count
+        while start <= count {
+            var end = start
+            while end < count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+            var lo = start, hi = end
+            while lo < hi && isWhitespace(bytes[lo]) { lo += 1 }
+            while hi > lo && isWhitespace(bytes[hi - 1]) { hi -= 1 }
+            if hi > lo { body(UnsafeRawBufferPointer(rebasing: bytes[lo..<hi])) }
+            start = end + 1
+        }
+    }
+
+    /// Space or horizontal tab.
+    @inlinable
+    public static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09
+    }
+}

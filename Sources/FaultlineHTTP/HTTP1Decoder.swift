@@ -1,0 +1,290 @@
+private import CLLHTTP
+
+/// A strict HTTP/1.x decoder over llhttp that does no I/O: bytes in, events out.
+///
+/// It stops after each complete message (so a server answers pipelined requests one at a
+/// time, in order) and at a protocol switch. It can be fed one byte at a time.
+public final class HTTP1Decoder {
+    /// Which side of the conversation the bytes come from.
+    public enum Kind: Sendable {
+        /// Bytes from a client.
+        case request
+        /// Bytes from a server.
+        case response
+    }
+
+    /// Events found by the last `feed` or `finish` call.
+    public private(set) var events: [HTTP1DecoderEvent] = []
+    /// Set before feeding a response to a HEAD request: such a response has no body.
+    public var responseHasNoBody = false
+
+    let kind: Kind
+    let limits: HTTP1DecoderLimits
+    private let parser: UnsafeMutablePointer<llhttp_t>
+    private var head = HTTPHead()
+    private var inTrailers = false
+    private var trailers = HTTPHeaders()
+    private var headerBytes = 0
+    private var limitError: HTTP1DecodeError?
+    private var feedBase: UnsafeRawPointer?
+    private var failed: HTTP1DecodeError?
+    private var paused = false
+    private var nameOpen = false
+    /// The last byte of the previous `feed`, to see what precedes a piece that starts a buffer.
+    private var previousFeedLastByte: UInt8 = 0
+
+    /// Creates a decoder for one connection.
+    public init(kind: Kind, limits: HTTP1DecoderLimits = HTTP1DecoderLimits()) {
+        self.kind = kind
+        self.limits = limits
+        parser = UnsafeMutablePointer<llhttp_t>.allocate(capacity: 1)
+        llhttp_init(parser, kind == .request ? HTTP_REQUEST : HTTP_RESPONSE, HTTP1Decoder.settings)
+        parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit {
+        parser.deallocate()
+    }
+
+    /// Decodes `bytes`, filling `events`. After `.messageComplete` call `resume()` and feed
+    /// the bytes from `consumed` on.
+    public func feed(_ bytes: UnsafeRawBufferPointer) -> HTTP1DecodeStatus {
+        events.removeAll(keepingCapacity: true)
+        if let failed { return .failed(failed) }
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return .needMore }
+        feedBase = base
+        defer {
+            feedBase = nil
+            previousFeedLastByte = bytes[bytes.count - 1]
+        }
+        let code = llhttp_execute(parser, base.assumingMemoryBound(to: CChar.self), bytes.count)
+        return status(for: code, base: base)
+    }
+
+    /// Tells the decoder the peer closed; completes a close-delimited body or reports a cut message.
+    public func finish() -> HTTP1DecodeStatus {
+        events.removeAll(keepingCapacity: true)
+        if let failed { return .failed(failed) }
+        let code = llhttp_finish(parser)
+        if code == HPE_OK || code == HPE_PAUSED {
+            if code == HPE_PAUSED { llhttp_resume(parser) }
+            return events.isEmpty ? .needMore : .messageComplete(consumed: 0)
+        }
+        let error = HTTP1DecodeError(kind: .incomplete, reason: "connection closed before the message was complete")
+        failed = error
+        return .failed(error)
+    }
+
+    /// Continues after `.messageComplete`.
+    public func resume() {
+        if paused {
+            llhttp_resume(parser)
+            paused = false
+        }
+    }
+
+    /// Continues as HTTP after an upgrade the other side refused.
+    public func resumeAfterRefusedUpgrade() {
+        llhttp_resume_after_upgrade(parser)
+    }
+
+    /// Whether a message is partly decoded (a head or body is in progress).
+    public var isMidMessage: Bool {
+        llhttp_message_needs_eof(parser) != 0 || parser.pointee.finish != UInt8(HTTP_FINISH_SAFE.rawValue)
+    }
+
+    private func status(for code: llhttp_errno_t, base: UnsafeRawPointer) -> HTTP1DecodeStatus {
+        switch code {
+        case HPE_OK:
+            return .needMore
+        case HPE_PAUSED:
+            paused = true
+            return .messageComplete(consumed: offset(of: llhttp_get_error_pos(parser), from: base))
+        case HPE_PAUSED_UPGRADE:
+            return .upgraded(consumed: offset(of: llhttp_get_error_pos(parser), from: base))
+        default:
+            let error = limitError ?? HTTP1DecodeError(kind: .malformed, reason: llhttpReason())
+            failed = error
+            return .failed(error)
+        }
+    }
+
+    private func offset(of position: UnsafePointer<CChar>?, from base: UnsafeRawPointer) -> Int {
+        guard let position else { return 0 }
+        return UnsafeRawPointer(position) - base
+    }
+
+    private func llhttpReason() -> String {
+        let name = String(cString: llhttp_errno_name(llhttp_get_errno(parser)))
+        guard let reason = llhttp_get_error_reason(parser) else { return name }
+        return "\(String(cString: reason)) (\(name))"
+    }
+}
+
+// MARK: - llhttp callbacks
+
+extension HTTP1Decoder {
+    fileprivate static func from(_ parser: UnsafeMutablePointer<llhttp_t>?) -> HTTP1Decoder? {
+        guard let data = parser?.pointee.data else { return nil }
+        return Unmanaged<HTTP1Decoder>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    fileprivate static func buffer(_ at: UnsafePointer<CChar>?, _ length: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: at, count: length)
+    }
+
+    fileprivate func fail(_ kind: HTTP1DecodeError.Kind, _ reason: String) -> Int32 {
+        limitError = HTTP1DecodeError(kind: kind, reason: reason)
+        return -1
+    }
+
+    fileprivate func onMessageBegin() -> Int32 {
+        head = HTTPHead()
+        inTrailers = false
+        nameOpen = false
+        trailers = HTTPHeaders()
+        headerBytes = 0
+        return 0
+    }
+
+    fileprivate func onTarget(_ piece: UnsafeRawBufferPointer) -> Int32 {
+        head.target.append(contentsOf: piece)
+        if head.target.count > limits.maxTargetBytes {
+            return fail(.requestLineTooLong, "request target longer than \(limits.maxTargetBytes) bytes")
+        }
+        return 0
+    }
+
+    fileprivate func onReason(_ piece: UnsafeRawBufferPointer) -> Int32 {
+        head.reason.append(contentsOf: piece)
+        return head.reason.count > limits.maxTargetBytes
+            ? fail(.malformed, "reason phrase longer than \(limits.maxTargetBytes) bytes") : 0
+    }
+
+    fileprivate func onHeaderField(_ piece: UnsafeRawBufferPointer) -> Int32 {
+        headerBytes += piece.count
+        if headerBytes > limits.maxHeaderBytes {
+            return fail(.headersTooLarge, "header section larger than \(limits.maxHeaderBytes) bytes")
+        }
+        if !nameOpen {
+            nameOpen = true
+            if inTrailers {
+                trailers.beginField()
+            } else {
+                if head.headers.count >= limits.maxHeaderCount {
+                    return fail(.tooManyHeaders, "more than \(limits.maxHeaderCount) header fields")
+                }
+                head.headers.beginField()
+            }
+        }
+        if inTrailers { trailers.appendName(piece) } else { head.headers.appendName(piece) }
+        return 0
+    }
+
+    fileprivate func onHeaderFieldComplete() -> Int32 {
+        nameOpen = false
+        if inTrailers { trailers.beginValue() } else { head.headers.beginValue() }
+        return 0
+    }
+
+    fileprivate func onHeaderValue(_ piece: UnsafeRawBufferPointer) -> Int32 {
+        headerBytes += piece.count
+        if headerBytes > limits.maxHeaderBytes {
+            return fail(.headersTooLarge, "header section larger than \(limits.maxHeaderBytes) bytes")
+        }
+        for byte in piece where byte == 13 || byte == 10 || byte == 0 {
+            return fail(.malformed, "header value contains a control character")
+        }
+        // llhttp accepts obs-fold and hands the continuation line over as a new piece that
+        // follows a line feed; a value split across reads never does.
+        if byteBefore(piece) == 10 {
+            return fail(.malformed, "obsolete line folding in a header value")
+        }
+        if inTrailers { trailers.appendValue(piece) } else { head.headers.appendValue(piece) }
+        return 0
+    }
+
+    private func byteBefore(_ piece: UnsafeRawBufferPointer) -> UInt8 {
+        guard let start = piece.baseAddress, let base = feedBase, start > base else { return previousFeedLastByte }
+        return start.load(fromByteOffset: -1, as: UInt8.self)
+    }
+
+    fileprivate func onHeaderValueComplete() -> Int32 {
+        if inTrailers { trailers.endField() } else { head.headers.endField() }
+        return 0
+    }
+
+    fileprivate func onHeadersComplete() -> Int32 {
+        let p = parser.pointee
+        head.versionMajor = Int(p.http_major)
+        head.versionMinor = Int(p.http_minor)
+        if kind == .request {
+            head.method = String(cString: llhttp_method_name(llhttp_method_t(UInt32(p.method))))
+        } else {
+            head.status = Int(p.status_code)
+        }
+        head.keepAlive = llhttp_should_keep_alive(parser) != 0
+        head.isChunked = (Int32(p.flags) & Int32(F_CHUNKED.rawValue)) != 0
+        head.contentLength = (Int32(p.flags) & Int32(F_CONTENT_LENGTH.rawValue)) != 0 ? p.content_length : nil
+        head.isUpgrade = p.upgrade != 0
+        inTrailers = true
+        events.append(.head(head))
+        if kind == .response && (responseHasNoBody || head.isInterim) {
+            return 1
+        }
+        return 0
+    }
+
+    fileprivate func onBody(_ piece: UnsafeRawBufferPointer) -> Int32 {
+        guard let base = feedBase, let start = piece.baseAddress else { return 0 }
+        let offset = start - base
+        events.append(.body(offset..<(offset + piece.count)))
+        return 0
+    }
+
+    fileprivate func onMessageComplete() -> Int32 {
+        if !trailers.fields.isEmpty { events.append(.trailers(trailers)) }
+        events.append(.end)
+        // An upgrade must surface as HPE_PAUSED_UPGRADE, so do not pause on top of it.
+        return parser.pointee.upgrade != 0 ? 0 : Int32(HPE_PAUSED.rawValue)
+    }
+}
+
+extension HTTP1Decoder {
+    /// llhttp needs callbacks with a lifetime at least the parser's: one table for the process.
+    nonisolated(unsafe) fileprivate static let settings: UnsafeMutablePointer<llhttp_settings_t> = {
+        let settings = UnsafeMutablePointer<llhttp_settings_t>.allocate(capacity: 1)
+        llhttp_settings_init(settings)
+        settings.pointee.on_message_begin = { parser in
+            HTTP1Decoder.from(parser)?.onMessageBegin() ?? -1
+        }
+        settings.pointee.on_url = { parser, at, length in
+            HTTP1Decoder.from(parser)?.onTarget(HTTP1Decoder.buffer(at, length)) ?? -1
+        }
+        settings.pointee.on_status = { parser, at, length in
+            HTTP1Decoder.from(parser)?.onReason(HTTP1Decoder.buffer(at, length)) ?? -1
+        }
+        settings.pointee.on_header_field = { parser, at, length in
+            HTTP1Decoder.from(parser)?.onHeaderField(HTTP1Decoder.buffer(at, length)) ?? -1
+        }
+        settings.pointee.on_header_field_complete = { parser in
+            HTTP1Decoder.from(parser)?.onHeaderFieldComplete() ?? -1
+        }
+        settings.pointee.on_header_value = { parser, at, length in
+            HTTP1Decoder.from(parser)?.onHeaderValue(HTTP1Decoder.buffer(at, length)) ?? -1
+        }
+        settings.pointee.on_header_value_complete = { parser in
+            HTTP1Decoder.from(parser)?.onHeaderValueComplete() ?? -1
+        }
+        settings.pointee.on_headers_complete = { parser in
+            HTTP1Decoder.from(parser)?.onHeadersComplete() ?? -1
+        }
+        settings.pointee.on_body = { parser, at, length in
+            HTTP1Decoder.from(parser)?.onBody(HTTP1Decoder.buffer(at, length)) ?? -1
+        }
+        settings.pointee.on_message_complete = { parser in
+            HTTP1Decoder.from(parser)?.onMessageComplete() ?? -1
+        }
+        return settings
+    }()
+}

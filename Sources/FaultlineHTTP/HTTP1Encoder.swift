@@ -1,0 +1,82 @@
+/// Writes HTTP/1.1 message parts into byte arrays; no I/O, no Foundation.
+public enum HTTP1Encoder {
+    /// `METHOD target HTTP/1.1\r\n`.
+    public static func appendRequestLine(method: String, target: [UInt8], into out: inout [UInt8]) {
+        out.append(contentsOf: method.utf8)
+        out.append(UInt8(ascii: " "))
+        out.append(contentsOf: target)
+        out.append(contentsOf: " HTTP/1.1\r\n".utf8)
+    }
+
+    /// `HTTP/1.x status reason\r\n`; an empty reason is replaced by the standard phrase.
+    public static func appendStatusLine(status: Int, reason: [UInt8], minorVersion: Int = 1, into out: inout [UInt8]) {
+        out.append(contentsOf: minorVersion == 0 ? "HTTP/1.0 ".utf8 : "HTTP/1.1 ".utf8)
+        appendDecimal(status, into: &out)
+        out.append(UInt8(ascii: " "))
+        if reason.isEmpty {
+            out.append(contentsOf: HTTPStatus.reason(status).utf8)
+        } else {
+            out.append(contentsOf: reason)
+        }
+        out.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// `name: value\r\n`.
+    public static func appendField(_ name: StaticString, _ value: some Collection<UInt8>, into out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.append(UInt8(ascii: ":"))
+        out.append(UInt8(ascii: " "))
+        out.append(contentsOf: value)
+        out.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// `name: <decimal>\r\n`.
+    public static func appendField(_ name: StaticString, decimal value: UInt64, into out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        out.append(UInt8(ascii: ":"))
+        out.append(UInt8(ascii: " "))
+        appendDecimal(Int(truncatingIfNeeded: value), into: &out)
+        out.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// The size line that opens a chunk of `size` bytes.
+    public static func appendChunkHeader(size: Int, into out: inout [UInt8]) {
+        let digits = Array(String(size, radix: 16).utf8)
+        out.append(contentsOf: digits)
+        out.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// The CRLF that closes a chunk's data.
+    public static let chunkEnd: [UInt8] = [13, 10]
+    /// The last chunk of a body with no trailers.
+    public static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+
+    /// The last chunk followed by trailer fields.
+    public static func appendLastChunk(trailers: HTTPHeaders, into out: inout [UInt8]) {
+        out.append(contentsOf: "0\r\n".utf8)
+        out.append(contentsOf: trailers.bytes)
+        out.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// A decimal integer in ASCII.
+    public static func appendDecimal(_ value: Int, into out: inout [UInt8]) {
+        if value == 0 {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value.magnitude
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/// Header fields kept in their wire form in one byte array, so that forwarding a kept field is
+/// a copy of its line and a lookup is a byte comparison; no String per field.
+public struct HTTPHeaders: Sendable {
+    /// One field: `bytes[start..<nameEnd]` is the name, `bytes[valueStart..<valueEnd]` the value.
+    public struct Field: Sendable {
+        /// Offset of the name's first byte.
+        public var start: Int32
+        /// Offset just past the name.
+        public var nameEnd: Int32
+        /// Offset of the value's first byte.
+        public var valueStart: Int32
+        /// Offset just past the value.
+        public var valueEnd: Int32
+    }
+
+    /// `Name: value\r\n` lines, back to back.
+    public private(set) var bytes: [UInt8]
+    /// The fields in arrival order.
+    public private(set) var fields: [Field]
+
+    /// An empty set of fields.
+    public init() {
+        bytes = []
+        fields = []
+    }
+
+    /// Number of fields.
+    public var count: Int { fields.count }
+
+    /// Appends a field; `name` and `value` are copied as they are.
+    public mutating func add(name: some Collection<UInt8>, value: some Collection<UInt8>) {
+        let start = Int32(bytes.count)
+        bytes.append(contentsOf: name)
+        let nameEnd = Int32(bytes.count)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        let valueStart = Int32(bytes.count)
+        bytes.append(contentsOf: value)
+        let valueEnd = Int32(bytes.count)
+        bytes.append(13)
+        bytes.append(10)
+        fields.append(Field(start: start, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd))
+    }
+
+    /// Appends a field from Strings (config, tests, synthesized answers).
+    public mutating func add(name: String, value: String) {
+        add(name: name.utf8, value: value.utf8)
+    }
+
+    /// Starts a field whose name arrives in pieces (the decoder's path).
+    mutating func beginField() {
+        let start = Int32(bytes.count)
+        fields.append(Field(start: start, nameEnd: start, valueStart: start, valueEnd: start))
+    }
+
+    /// Appends name bytes to the field being decoded.
+    mutating func appendName(_ piece: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: piece)
+        fields[fields.count - 1].nameEnd = Int32(bytes.count)
+    }
+
+    /// Ends the name of the field being decoded and starts its value.
+    mutating func beginValue() {
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        let offset = Int32(bytes.count)
+        fields[fields.count - 1].valueStart = offset
+        fields[fields.count - 1].valueEnd = offset
+    }
+
+    /// Appends value bytes to the field being decoded.
+    mutating func appendValue(_ piece: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: piece)
+        fields[fields.count - 1].valueEnd = Int32(bytes.count)
+    }
+
+    /// Closes the line of the field being decoded, trimming trailing whitespace of the value.
+    mutating func endField() {
+        var end = Int(fields[fields.count - 1].valueEnd)
+        let valueStart = Int(fields[fields.count - 1].valueStart)
+        while end > valueStart && ASCII.isWhitespace(bytes[end - 1]) { end -= 1 }
+        bytes.removeLast(bytes.count - end)
+        fields[fields.count - 1].valueEnd = Int32(end)
+        bytes.append(13)
+        bytes.append(10)
+    }
+
+    /// Calls `body` with the name and value of field `index`.
+    @inlinable
+    public func withField<R>(_ index: Int, _ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let field = fields[index]
+        return try bytes.withUnsafeBytes { raw in
+            try body(UnsafeRawBufferPointer(rebasing: raw[Int(field.start)..<Int(field.nameEnd)]),
+                     UnsafeRawBufferPointer(rebasing: raw[Int(field.valueStart)..<Int(field.valueEnd)]))
+        }
+    }
+
+    /// Index of the first field named `lowercaseName` (case-insensitive), if any.
+    public func firstIndex(of lowercaseName: StaticString) -> Int? {
+        for index in fields.indices where withField(index, { name, _ in ASCII.equalsIgnoringCase(name, lowercaseName) }) {
+            return index
+        }
+        return nil
+    }
+
+    /// The value of field `index` as a String.
+    public func value(at index: Int) -> String {
+        withField(index) { _, value in String(decoding: value, as: UTF8.self) }
+    }
+
+    /// The name of field `index` as a String.
+    public func name(at index: Int) -> String {
+        withField(index) { name, _ in String(decoding: name, as: UTF8.self) }
+    }
+
+    /// The first value of the field named `lowercaseName`, as a String.
+    public func first(_ lowercaseName: StaticString) -> String? {
+        firstIndex(of: lowercaseName).map { value(at: $0) }
+    }
+
+    /// All fields as name/value String pairs (tests, logs, admin; not the hot path).
+    public var pairs: [(name: String, value: String)] {
+        fields.indices.map { (name(at: $0), value(at: $0)) }
+    }
+
+    /// The bytes of field `index`'s whole line, `Name: value\r\n`.
+    @inlinable
+    public func lineRange(_ index: Int) -> Range<Int> {
+        let field = fields[index]
+        return Int(field.start)..<(Int(field.valueEnd) + 2)
+    }
+}
