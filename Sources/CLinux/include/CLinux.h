@@ -1,14 +1,12 @@
 #ifndef FAULTLINE_CLINUX_H
 #define FAULTLINE_CLINUX_H
 /* Linux interfaces that Glibc's Swift overlay does not expose. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
+/* _GNU_SOURCE would make these headers disagree with Glibc's Swift module, so functions
+   that need it (accept4) are defined in CLinux.c and only declared here. */
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
-#include <sys/resource.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
@@ -21,9 +19,7 @@
 #include <time.h>
 #include <stdint.h>
 
-static inline int cl_accept4(int fd, struct sockaddr *addr, socklen_t *len) {
-    return accept4(fd, addr, len, SOCK_NONBLOCK | SOCK_CLOEXEC);
-}
+int cl_accept4(int fd, struct sockaddr *addr, socklen_t *len);
 static inline int cl_socket_nonblocking(int domain, int type) {
     return socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 }

@@ -1,0 +1,186 @@
+internal import CLinux
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One thread, one epoll set: every connection registered here lives and dies on this loop.
+///
+/// Only `execute(_:)` and `stop()` may be called from other threads; everything else runs on
+/// the loop's own thread. That confinement is why the class is `@unchecked Sendable`.
+public final class EventLoop: @unchecked Sendable {
+    private struct Slot {
+        var handler: EventHandler
+        var generation: UInt32
+    }
+
+    /// Index of this loop in its group.
+    public let index: Int
+    /// Monotonic time in nanoseconds, read once per wake-up; what state machines use as "now".
+    public private(set) var now: UInt64
+    /// A buffer reads land in; whoever reads must finish with the bytes before returning.
+    public let readBuffer: UnsafeMutableRawBufferPointer
+
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private var slots: [Slot?] = []
+    private var generation: UInt32 = 0
+    private var timers = TimerQueue()
+    private let pending = Mutex<[@Sendable () -> Void]>([])
+    private let stopRequested = Atomic<Bool>(false)
+
+    /// Creates a loop; call `run()` on the thread that will own it.
+    public init(index: Int, readBufferSize: Int = 64 * 1024) throws(IOError) {
+        self.index = index
+        epollFD = cl_epoll_create()
+        guard epollFD >= 0 else { throw IOError.last("epoll_create1") }
+        wakeFD = cl_eventfd()
+        guard wakeFD >= 0 else {
+            let error = IOError.last("eventfd")
+            close(epollFD)
+            throw error
+        }
+        readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readBufferSize, alignment: 16)
+        now = cl_monotonic_ns()
+        var event = epoll_event()
+        event.events = CL_EPOLLIN
+        event.data.u64 = UInt64.max
+        epoll_ctl(epollFD, EPOLL_CTL_ADD, wakeFD, &event)
+    }
+
+    deinit {
+        close(epollFD)
+        close(wakeFD)
+        readBuffer.deallocate()
+    }
+
+    // MARK: Registration
+
+    /// Watches `fd` for `events` and calls `handler` when they are ready.
+    public func register(_ fd: Int32, handler: EventHandler, events: UInt32) throws(IOError) {
+        let index = Int(fd)
+        if index >= slots.count { slots.append(contentsOf: repeatElement(nil, count: index - slots.count + 64)) }
+        generation &+= 1
+        slots[index] = Slot(handler: handler, generation: generation)
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
+        guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else {
+            slots[index] = nil
+            throw IOError.last("epoll_ctl add")
+        }
+    }
+
+    /// Changes the events watched on a registered `fd`.
+    public func modify(_ fd: Int32, events: UInt32) {
+        guard Int(fd) < slots.count, let slot = slots[Int(fd)] else { return }
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = UInt64(slot.generation) << 32 | UInt64(UInt32(bitPattern: fd))
+        epoll_ctl(epollFD, EPOLL_CTL_MOD, fd, &event)
+    }
+
+    /// Stops watching `fd`; call before closing it.
+    public func deregister(_ fd: Int32) {
+        guard Int(fd) < slots.count, slots[Int(fd)] != nil else { return }
+        slots[Int(fd)] = nil
+        epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+    }
+
+    // MARK: Timers
+
+    /// Calls `callback` on this loop after `milliseconds`.
+    @discardableResult
+    public func schedule(afterMilliseconds milliseconds: Int, _ callback: @escaping () -> Void) -> TimerID {
+        timers.schedule(at: now &+ UInt64(max(0, milliseconds)) &* 1_000_000, callback)
+    }
+
+    /// Calls `callback` on this loop at monotonic time `deadline` (nanoseconds).
+    @discardableResult
+    public func schedule(atNanoseconds deadline: UInt64, _ callback: @escaping () -> Void) -> TimerID {
+        timers.schedule(at: deadline, callback)
+    }
+
+    /// Cancels a timer; harmless if it already fired.
+    public func cancel(_ timer: TimerID) {
+        timers.cancel(timer)
+    }
+
+    // MARK: Cross-thread
+
+    /// Runs `task` on this loop's thread; callable from any thread.
+    public func execute(_ task: @escaping @Sendable () -> Void) {
+        pending.withLock { $0.append(task) }
+        wake()
+    }
+
+    /// Makes `run()` return after the current iteration; callable from any thread.
+    public func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        wake()
+    }
+
+    private func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    // MARK: Running
+
+    /// Runs until `stop()`; call on the loop's own thread.
+    public func run() {
+        let capacity = 256
+        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+        defer { events.deallocate() }
+        while !stopRequested.load(ordering: .acquiring) {
+            let count = epoll_wait(epollFD, events, Int32(capacity), waitTimeout())
+            now = cl_monotonic_ns()
+            if count > 0 {
+                for index in 0..<Int(count) {
+                    dispatch(events[index])
+                }
+            }
+            runExpiredTimers()
+            runPendingTasks()
+        }
+    }
+
+    private func waitTimeout() -> Int32 {
+        guard let deadline = timers.nextDeadline() else { return -1 }
+        let current = cl_monotonic_ns()
+        if deadline <= current { return 0 }
+        // Round up so a timer never fires early.
+        return Int32(min((deadline - current + 999_999) / 1_000_000, 60_000))
+    }
+
+    private func dispatch(_ event: epoll_event) {
+        let data = event.data.u64
+        if data == UInt64.max {
+            var value: UInt64 = 0
+            _ = read(wakeFD, &value, 8)
+            return
+        }
+        let fd = Int(UInt32(truncatingIfNeeded: data))
+        let eventGeneration = UInt32(truncatingIfNeeded: data >> 32)
+        // A stale event for a closed and reused descriptor carries the old generation.
+        guard fd < slots.count, let slot = slots[fd], slot.generation == eventGeneration else { return }
+        slot.handler.handleEvents(event.events)
+    }
+
+    private func runExpiredTimers() {
+        guard !timers.isEmpty else { return }
+        now = cl_monotonic_ns()
+        for callback in timers.popExpired(now: now) {
+            callback()
+        }
+    }
+
+    private func runPendingTasks() {
+        let tasks = pending.withLock { tasks -> [@Sendable () -> Void] in
+            let taken = tasks
+            tasks.removeAll()
+            return taken
+        }
+        for task in tasks { task() }
+    }
+}

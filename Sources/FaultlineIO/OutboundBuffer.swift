@@ -1,0 +1,40 @@
+/// Bytes accepted for a socket but not yet taken by the kernel, oldest first.
+struct OutboundBuffer {
+    private var storage: [UInt8] = []
+    private var start = 0
+
+    var count: Int { storage.count - start }
+    var isEmpty: Bool { start == storage.count }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        compactIfWorthIt()
+        storage.append(contentsOf: bytes)
+    }
+
+    /// Writes as much as the socket takes; returns an error if the write failed.
+    mutating func flush(to fd: Int32) -> IOError? {
+        while !isEmpty {
+            let result = storage.withUnsafeBytes { raw in
+                Sockets.write(fd, UnsafeRawBufferPointer(rebasing: raw[start...]))
+            }
+            switch result {
+            case .success(0):
+                return nil
+            case .success(let written):
+                start += written
+            case .failure(let error):
+                return error
+            }
+        }
+        storage.removeAll(keepingCapacity: storage.capacity <= 256 * 1024)
+        start = 0
+        return nil
+    }
+
+    private mutating func compactIfWorthIt() {
+        if start > 0 && start >= storage.count / 2 {
+            storage.removeFirst(start)
+            start = 0
+        }
+    }
+}

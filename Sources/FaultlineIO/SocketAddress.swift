@@ -1,0 +1,115 @@
+internal import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An IPv4 or IPv6 socket address, resolved.
+public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
+    /// The textual IP address, e.g. "127.0.0.1" or "::1".
+    public let ip: String
+    /// The port.
+    public let port: UInt16
+    /// Whether the address is IPv6.
+    public let isIPv6: Bool
+
+    /// An address from a numeric IP literal and a port; nil if `ip` is not a literal.
+    public init?(ip: String, port: UInt16) {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, ip, &v4) == 1 {
+            isIPv6 = false
+        } else if inet_pton(AF_INET6, ip, &v6) == 1 {
+            isIPv6 = true
+        } else {
+            return nil
+        }
+        self.ip = ip
+        self.port = port
+    }
+
+    /// Resolves `host` (a literal or a name, through getaddrinfo) to its first address.
+    /// Blocking: call at load time, never on an event loop.
+    public static func resolve(host: String, port: UInt16) throws(IOError) -> SocketAddress {
+        let literal = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if let address = SocketAddress(ip: literal, port: port) { return address }
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(literal, nil, &hints, &result)
+        guard status == 0, let first = result else {
+            throw IOError("resolve \(host)", code: status == EAI_SYSTEM ? cl_errno() : ENOENT)
+        }
+        defer { freeaddrinfo(result) }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        var info: UnsafeMutablePointer<addrinfo>? = first
+        while let current = info {
+            if let address = current.pointee.ai_addr, current.pointee.ai_family == AF_INET {
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                    var raw = pointer.pointee.sin_addr
+                    _ = inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
+                }
+                if let resolved = SocketAddress(ip: Self.text(buffer), port: port) { return resolved }
+            }
+            info = current.pointee.ai_next
+        }
+        if let address = first.pointee.ai_addr, first.pointee.ai_family == AF_INET6 {
+            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                var raw = pointer.pointee.sin6_addr
+                _ = inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
+            }
+            if let resolved = SocketAddress(ip: Self.text(buffer), port: port) { return resolved }
+        }
+        throw IOError("resolve \(host)", code: ENOENT)
+    }
+
+    /// "127.0.0.1:8080" or "[::1]:8080".
+    public var description: String {
+        isIPv6 ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+    }
+
+    /// Calls `body` with this address as a C sockaddr.
+    func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+        if isIPv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            _ = inet_pton(AF_INET6, ip, &address.sin6_addr)
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        _ = inet_pton(AF_INET, ip, &address.sin_addr)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
+
+    private static func text(_ buffer: [CChar]) -> String {
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Reads an address out of a sockaddr_storage.
+    static func from(_ storage: UnsafePointer<sockaddr_storage>) -> SocketAddress? {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(storage.pointee.ss_family) {
+        case AF_INET:
+            return storage.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                var raw = pointer.pointee.sin_addr
+                _ = inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
+                return SocketAddress(ip: Self.text(buffer), port: UInt16(bigEndian: pointer.pointee.sin_port))
+            }
+        case AF_INET6:
+            return storage.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                var raw = pointer.pointee.sin6_addr
+                _ = inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
+                return SocketAddress(ip: Self.text(buffer), port: UInt16(bigEndian: pointer.pointee.sin6_port))
+            }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,148 @@
+internal import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Thin, non-blocking socket system calls for the connection classes above.
+public enum Sockets {
+    /// Result of a non-blocking read.
+    public enum ReadResult {
+        /// This many bytes arrived.
+        case bytes(Int)
+        /// Nothing to read now.
+        case wouldBlock
+        /// The peer closed its side.
+        case endOfFile
+        /// The read failed.
+        case failed(IOError)
+    }
+
+    /// A listening TCP socket bound to `address`, non-blocking, with SO_REUSEPORT so that each
+    /// event loop can own one.
+    public static func listen(on address: SocketAddress, reusePort: Bool, backlog: Int32 = 1024) throws(IOError) -> Int32 {
+        let fd = cl_socket_nonblocking(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue))
+        guard fd >= 0 else { throw IOError.last("socket") }
+        _ = cl_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+        if reusePort { _ = cl_set_int_option(fd, SOL_SOCKET, SO_REUSEPORT, 1) }
+        let bound = address.withSockaddr { bind(fd, $0, $1) }
+        guard bound == 0 else {
+            let error = IOError.last("bind \(address)")
+            close(fd)
+            throw error
+        }
+        guard Glibc.listen(fd, backlog) == 0 else {
+            let error = IOError.last("listen \(address)")
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Starts a non-blocking connect; returns the descriptor (connection may be in progress).
+    public static func connect(to address: SocketAddress) throws(IOError) -> Int32 {
+        let fd = cl_socket_nonblocking(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue))
+        guard fd >= 0 else { throw IOError.last("socket") }
+        let result = address.withSockaddr { Glibc.connect(fd, $0, $1) }
+        if result != 0 && cl_errno() != EINPROGRESS {
+            let error = IOError.last("connect to \(address)")
+            close(fd)
+            throw error
+        }
+        _ = cl_set_int_option(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+        return fd
+    }
+
+    /// Accepts one pending connection, non-blocking; nil when none is waiting.
+    public static func accept(_ listener: Int32) throws(IOError) -> (fd: Int32, peer: SocketAddress?)? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let fd = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { cl_accept4(listener, $0, &length) }
+        }
+        if fd < 0 {
+            let code = cl_errno()
+            if code == EAGAIN || code == EWOULDBLOCK || code == ECONNABORTED || code == EINTR { return nil }
+            throw IOError("accept", code: code)
+        }
+        _ = cl_set_int_option(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
+        return (fd, withUnsafePointer(to: &storage) { SocketAddress.from($0) })
+    }
+
+    /// The address a socket is bound to (to learn an ephemeral port).
+    public static func localAddress(of fd: Int32) -> SocketAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard result == 0 else { return nil }
+        return withUnsafePointer(to: &storage) { SocketAddress.from($0) }
+    }
+
+    /// Reads into `buffer` without blocking.
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        while true {
+            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if count > 0 { return .bytes(count) }
+            if count == 0 { return .endOfFile }
+            let code = cl_errno()
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
+            return .failed(IOError("read", code: code))
+        }
+    }
+
+    /// Writes as much of `bytes` as the socket takes now; returns the count written (0 if full).
+    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, IOError> {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return .success(0) }
+        while true {
+            let count = cl_send_nosignal(fd, base, bytes.count)
+            if count >= 0 { return .success(Int(count)) }
+            let code = cl_errno()
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK { return .success(0) }
+            return .failed(IOError("write", code: code))
+        }
+    }
+
+    /// Writes two buffers with one system call.
+    public static func write(_ fd: Int32, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Result<Int, IOError> {
+        var vectors = (iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
+                       iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count))
+        while true {
+            let count = withUnsafePointer(to: &vectors) { pointer in
+                pointer.withMemoryRebound(to: iovec.self, capacity: 2) { cl_writev(fd, $0, 2) }
+            }
+            if count >= 0 { return .success(count) }
+            let code = cl_errno()
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK { return .success(0) }
+            return .failed(IOError("write", code: code))
+        }
+    }
+
+    /// The pending error of a socket (after a non-blocking connect), 0 if none.
+    public static func pendingError(_ fd: Int32) -> Int32 {
+        cl_socket_error(fd)
+    }
+
+    /// Shuts the write side (FIN) after everything queued is sent.
+    public static func shutdownWrite(_ fd: Int32) {
+        _ = shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Arranges for `close` to send RST instead of FIN.
+    public static func setResetOnClose(_ fd: Int32) {
+        _ = cl_set_linger_zero(fd)
+    }
+
+    /// Closes a descriptor.
+    public static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+}
+
+extension Result where Failure == IOError {
+    /// Shorthand used by `Sockets`.
+    static func failed(_ error: IOError) -> Result { .failure(error) }
+}
