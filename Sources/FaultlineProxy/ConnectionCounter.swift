@@ -1,0 +1,23 @@
+import Synchronization
+
+/// Open client connections across all loops, for the connection limit and for draining.
+final class ConnectionCounter: Sendable {
+    private let open = Atomic<Int>(0)
+
+    /// Counts one more connection unless that would pass `limit`.
+    func admit(limit: Int) -> Bool {
+        if open.add(1, ordering: .relaxed).newValue > limit {
+            open.subtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    /// Counts a connection that closed.
+    func release() {
+        open.subtract(1, ordering: .relaxed)
+    }
+
+    /// Connections open now.
+    var value: Int { open.load(ordering: .relaxed) }
+}

@@ -1,0 +1,189 @@
+import FaultlineHTTP
+import FaultlineIO
+import FaultlineRules
+
+extension DownstreamConnection {
+    /// Feeds request bytes to the decoder and acts on what it found.
+    func decode(_ bytes: UnsafeRawBufferPointer) {
+        if phase == .idle {
+            phase = .readingHead
+            deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
+        }
+        let status = decoder.feed(bytes)
+        for event in decoder.events {
+            guard phase != .closed else { return }
+            switch event {
+            case .head(let head):
+                beginExchange(head)
+            case .body(let range):
+                forwardRequestBody(UnsafeRawBufferPointer(rebasing: bytes[range]))
+            case .trailers(let trailers):
+                exchange?.requestTrailers = trailers
+            case .end:
+                finishRequest()
+            }
+        }
+        guard phase != .closed else { return }
+        switch status {
+        case .needMore:
+            break
+        case .messageComplete(let consumed):
+            decoder.resume()
+            if consumed < bytes.count {
+                pipelined.append(contentsOf: bytes[consumed...])
+                if pipelined.count >= Self.pipelineLimit { socket.setReading(false) }
+            }
+        case .upgraded(let consumed):
+            // Bytes after an upgrade request belong to the new protocol: hold them for the tunnel.
+            if consumed < bytes.count { pipelined.append(contentsOf: bytes[consumed...]) }
+            socket.setReading(false)
+        case .failed(let error):
+            exchange?.upstream?.close()
+            exchange = nil
+            writeLocalAndClose(status: error.status, message: "bad request: \(error.reason)")
+            return
+        }
+        if let local = pendingLocalResponse, phase != .closed {
+            // The request is not fully read and never will be: answer and close.
+            pendingLocalResponse = nil
+            writeLocalAndClose(status: local.status, message: local.message)
+        }
+    }
+
+    private func beginExchange(_ head: HTTPHead) {
+        deadline.disarm()
+        phase = .exchange
+        lastRequestKeepAlive = head.keepAlive && !head.isUpgrade
+        lastRequestWasHead = head.method == "HEAD"
+        let snapshot = context.snapshot
+        if head.method == "CONNECT" {
+            pendingLocalResponse = (405, "CONNECT is not supported: Faultline is a reverse proxy")
+            return
+        }
+        let limit = snapshot.config.limits.maxRequestBodyBytes
+        if limit > 0, let length = head.contentLength, length > UInt64(limit) {
+            pendingLocalResponse = (413, "request body of \(length) bytes exceeds the limit of \(limit) bytes")
+            return
+        }
+        let host = head.headers.firstIndex(of: "host")
+        let route = head.headers.bytes.withUnsafeBytes { raw -> CompiledRoute? in
+            let hostBytes = host.map { index -> UnsafeRawBufferPointer in
+                let field = head.headers.fields[index]
+                return UnsafeRawBufferPointer(rebasing: raw[Int(field.valueStart)..<Int(field.valueEnd)])
+            }
+            var method = head.method
+            return method.withUTF8 { method in
+                head.path.withUnsafeBytes { path in
+                    snapshot.routes.match(host: hostBytes, method: UnsafeRawBufferPointer(method), path: path)
+                }
+            }
+        }
+        guard let route else {
+            pendingLocalResponse = (404, "no route matches \(head.method) \(String(decoding: head.path, as: UTF8.self))")
+            return
+        }
+        let framing: BodyFraming
+        if head.isChunked {
+            framing = .chunked
+        } else if let length = head.contentLength, length > 0 {
+            framing = .contentLength(length)
+        } else {
+            framing = .none
+        }
+        let upstreamHead = RequestHeadWriter.upstreamHead(for: head, framing: framing, clientIP: clientIP, scheme: "http",
+                                                          upstream: route.upstream, upgrade: head.isUpgrade)
+        let exchange = Exchange(snapshot: snapshot, route: route, request: head, requestFraming: framing,
+                                upstreamHead: upstreamHead)
+        self.exchange = exchange
+        connectUpstream(exchange, fresh: false)
+    }
+
+    /// Sends the exchange's head on a pooled or new upstream connection.
+    func connectUpstream(_ exchange: Exchange, fresh: Bool) {
+        let upstreamConfig = exchange.route.upstream
+        guard let address = exchange.snapshot.address(ofUpstream: upstreamConfig.name) else {
+            failBeforeResponse(status: 502, message: "upstream \(upstreamConfig.name) has no address")
+            return
+        }
+        let connection: UpstreamConnection
+        if !fresh, let pooled = context.pool.take(address) {
+            connection = pooled
+        } else {
+            do {
+                connection = try UpstreamConnection(address: address, loop: context.loop)
+            } catch {
+                failBeforeResponse(status: 502, message: UpstreamFailure.connect(error).message)
+                return
+            }
+        }
+        exchange.upstream = connection
+        connection.begin(owner: self, headRequest: exchange.isHeadRequest)
+        let now = context.loop.now
+        if connection.socket.isConnecting {
+            deadline.arm(.upstreamConnect, now: now, milliseconds: upstreamConfig.timeouts.connectMs)
+        } else if exchange.requestComplete {
+            deadline.arm(.upstreamResponse, now: now, milliseconds: upstreamConfig.timeouts.responseMs)
+        } else {
+            deadline.arm(.clientBody, now: now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
+        }
+        connection.socket.write(exchange.upstreamHead)
+    }
+
+    private func forwardRequestBody(_ bytes: UnsafeRawBufferPointer) {
+        guard let exchange, let upstream = exchange.upstream, pendingLocalResponse == nil else { return }
+        exchange.requestBodyBytes += UInt64(bytes.count)
+        let limit = exchange.snapshot.config.limits.maxRequestBodyBytes
+        if limit > 0 && exchange.requestBodyBytes > UInt64(limit) && !exchange.responseHeadSent {
+            upstream.close()
+            self.exchange = nil
+            writeLocalAndClose(status: 413, message: "request body exceeds the limit of \(limit) bytes")
+            return
+        }
+        if exchange.requestFraming == .chunked {
+            var prefix: [UInt8] = exchange.requestChunkOpen ? [13, 10] : []
+            HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &prefix)
+            exchange.requestChunkOpen = true
+            upstream.socket.write(prefix, bytes)
+        } else {
+            upstream.socket.write(bytes)
+        }
+        if upstream.socket.pendingWriteBytes > 0 { socket.setReading(false) }
+        if deadline.kind == .clientBody {
+            deadline.arm(.clientBody, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
+        }
+    }
+
+    private func finishRequest() {
+        if let local = pendingLocalResponse {
+            pendingLocalResponse = nil
+            answerLocally(status: local.status, message: local.message)
+            return
+        }
+        guard let exchange else { return }
+        exchange.requestComplete = true
+        if exchange.requestFraming == .chunked, let upstream = exchange.upstream {
+            var tail: [UInt8] = exchange.requestChunkOpen ? [13, 10] : []
+            HTTP1Encoder.appendLastChunk(trailers: exchange.requestTrailers, into: &tail)
+            upstream.socket.write(tail)
+        }
+        if deadline.kind == .clientBody {
+            deadline.arm(.upstreamResponse, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.responseMs)
+        }
+    }
+
+    /// Answers a fully read request from Faultline itself, keeping the connection if allowed.
+    private func answerLocally(status: Int, message: String) {
+        let keepAlive = lastRequestKeepAlive && !draining && !context.draining
+        var bytes = ResponseHeadWriter.localResponse(status: status, body: message + "\n", keepAlive: keepAlive)
+        if lastRequestWasHead, let end = bytes.firstRange(of: [13, 10, 13, 10]) { bytes.removeSubrange(end.upperBound...) }
+        socket.write(bytes)
+        finishExchange(keepAlive: keepAlive)
+    }
+
+    /// Relays client bytes to the upstream after a 101.
+    func relayToUpstream(_ bytes: UnsafeRawBufferPointer) {
+        guard let upstream = exchange?.upstream else { return }
+        upstream.socket.write(bytes)
+        if upstream.socket.pendingWriteBytes > 0 { socket.setReading(false) }
+    }
+}

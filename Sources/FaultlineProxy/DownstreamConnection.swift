@@ -1,0 +1,163 @@
+import FaultlineHTTP
+import FaultlineIO
+import FaultlineRules
+
+/// A client connection: decodes requests one at a time (pipelined ones wait their turn),
+/// runs each exchange against an upstream and relays the answer with backpressure.
+final class DownstreamConnection: StreamSocketDelegate {
+    enum Phase {
+        /// Between requests (keep-alive).
+        case idle
+        /// Part of a request head has arrived.
+        case readingHead
+        /// An exchange is in progress.
+        case exchange
+        /// Bytes are relayed both ways after a 101.
+        case tunnel
+        /// Closed or closing.
+        case closed
+    }
+
+    let socket: StreamSocket
+    unowned let context: LoopContext
+    let clientIP: String
+    let decoder: HTTP1Decoder
+    var phase = Phase.idle
+    var exchange: Exchange?
+    var deadline = ConnectionDeadline()
+    /// Bytes of requests that arrived behind the one in progress.
+    var pipelined: [UInt8] = []
+    /// A response Faultline answers itself, sent when the request has been read.
+    var pendingLocalResponse: (status: Int, message: String)?
+    var draining = false
+    /// Whether the request in progress allows keep-alive, and whether it is a HEAD.
+    var lastRequestKeepAlive = true
+    var lastRequestWasHead = false
+
+    static let pipelineLimit = 64 * 1024
+
+    init(fd: Int32, peer: SocketAddress?, context: LoopContext) throws(IOError) {
+        self.context = context
+        clientIP = peer?.ip ?? "unknown"
+        let limits = context.snapshot.config.limits
+        decoder = HTTP1Decoder(kind: .request, limits: HTTP1DecoderLimits(
+            maxTargetBytes: limits.maxRequestLineBytes, maxHeaderBytes: limits.maxHeaderBytes,
+            maxHeaderCount: limits.maxHeaderCount))
+        socket = try StreamSocket(fd: fd, loop: context.loop, peer: peer)
+        socket.delegate = self
+        deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
+    }
+
+    // MARK: StreamSocketDelegate
+
+    func socket(_ socket: StreamSocket, didRead bytes: UnsafeRawBufferPointer) {
+        switch phase {
+        case .tunnel:
+            relayToUpstream(bytes)
+        case .exchange where exchange?.requestComplete ?? true && pendingLocalResponse == nil:
+            pipelined.append(contentsOf: bytes)
+            if pipelined.count >= Self.pipelineLimit { socket.setReading(false) }
+        case .closed:
+            return
+        default:
+            decode(bytes)
+        }
+    }
+
+    func socketDidReadEOF(_ socket: StreamSocket) {
+        // Like nginx, a client that closes its side has given up: cancel the upstream work.
+        if phase == .tunnel, let upstream = exchange?.upstream {
+            upstream.socket.closeGracefully()
+        }
+        abort()
+    }
+
+    func socketDidDrain(_ socket: StreamSocket) {
+        if let upstream = exchange?.upstream, !upstream.socket.isClosed {
+            upstream.socket.setReading(true)
+        }
+    }
+
+    func socket(_ socket: StreamSocket, didFail error: IOError) {
+        abort()
+    }
+
+    func socketDidConnect(_ socket: StreamSocket) {}
+
+    // MARK: Lifecycle
+
+    /// Stops the exchange in progress, if any, and closes both sides now.
+    func abort() {
+        if let upstream = exchange?.upstream {
+            upstream.close()
+        }
+        exchange = nil
+        closeNow()
+    }
+
+    /// Closes the client connection at once (no lingering).
+    func closeNow() {
+        guard phase != .closed else { return }
+        phase = .closed
+        socket.close()
+        context.connectionClosed(self)
+    }
+
+    /// Flushes what is queued, then closes.
+    func closeAfterFlush() {
+        guard phase != .closed else { return }
+        phase = .closed
+        socket.closeGracefully()
+        context.connectionClosed(self)
+    }
+
+    /// Process shutdown: idle connections close now, busy ones after their exchange.
+    func drain() {
+        draining = true
+        if phase == .idle { closeNow() }
+    }
+
+    /// Enforces the current deadline; called by the loop's sweep.
+    func checkDeadline(now: UInt64) {
+        guard let expired = deadline.expired(now: now) else { return }
+        deadline.disarm()
+        switch expired {
+        case .clientIdle:
+            closeNow()
+        case .clientHeader:
+            if phase == .readingHead {
+                writeLocalAndClose(status: 408, message: "request head not received within \(context.snapshot.config.clientTimeouts.headerMs) ms")
+            } else {
+                closeNow()
+            }
+        case .clientBody:
+            exchange?.upstream?.close()
+            if exchange?.responseHeadSent == true {
+                abort()
+            } else {
+                exchange = nil
+                writeLocalAndClose(status: 408, message: "request body stalled for \(context.snapshot.config.clientTimeouts.idleMs) ms")
+            }
+        case .upstreamConnect, .upstreamResponse:
+            upstreamTimedOut(expired)
+        }
+    }
+
+    /// Writes a complete local response and closes after it is sent.
+    func writeLocalAndClose(status: Int, message: String) {
+        guard phase != .closed else { return }
+        let head = lastRequestWasHead && phase != .readingHead
+        var bytes = ResponseHeadWriter.localResponse(status: status, body: message + "\n", keepAlive: false)
+        if head, let end = headEnd(of: bytes) { bytes.removeSubrange(end...) }
+        socket.write(bytes)
+        closeAfterFlush()
+    }
+
+    private func headEnd(of bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 3..<bytes.count where bytes[index - 3] == 13 && bytes[index - 2] == 10 && bytes[index - 1] == 13 && bytes[index] == 10 {
+            return index + 1
+        }
+        return nil
+    }
+}

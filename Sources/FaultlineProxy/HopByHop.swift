@@ -1,0 +1,46 @@
+import FaultlineHTTP
+
+/// Which header fields stop at this hop (RFC 9110 §7.6.1): the fixed set plus those a message
+/// names in its own Connection header.
+struct HopByHop {
+    private var named: [[UInt8]] = []
+
+    /// Reads the Connection header(s) of `headers`.
+    init(_ headers: HTTPHeaders) {
+        for index in 0..<headers.count {
+            headers.withField(index) { name, value in
+                guard ASCII.equalsIgnoringCase(name, "connection") else { return }
+                ASCII.forEachListElement(value) { element in
+                    named.append(element.map(ASCII.lower))
+                }
+            }
+        }
+    }
+
+    /// Whether field `name` must not be forwarded.
+    func drops(_ name: UnsafeRawBufferPointer) -> Bool {
+        if Self.isAlwaysHopByHop(name) { return true }
+        for candidate in named where candidate.count == name.count {
+            let equal = candidate.withUnsafeBytes { ASCII.equalsIgnoringCase(name, $0) }
+            if equal { return true }
+        }
+        return false
+    }
+
+    /// Whether the Connection header listed `token` (lowercase), e.g. "upgrade".
+    func lists(_ token: StaticString) -> Bool {
+        named.contains { bytes in bytes.withUnsafeBytes { ASCII.equalsIgnoringCase($0, token) } }
+    }
+
+    private static func isAlwaysHopByHop(_ name: UnsafeRawBufferPointer) -> Bool {
+        switch name.count {
+        case 2: ASCII.equalsIgnoringCase(name, "te")
+        case 7: ASCII.equalsIgnoringCase(name, "trailer") || ASCII.equalsIgnoringCase(name, "upgrade")
+        case 10: ASCII.equalsIgnoringCase(name, "connection") || ASCII.equalsIgnoringCase(name, "keep-alive")
+        case 16: ASCII.equalsIgnoringCase(name, "proxy-connection")
+        case 17: ASCII.equalsIgnoringCase(name, "transfer-encoding")
+        case 18: ASCII.equalsIgnoringCase(name, "proxy-authenticate")
+        default: false
+        }
+    }
+}

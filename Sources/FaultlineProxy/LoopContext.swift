@@ -1,0 +1,97 @@
+import FaultlineIO
+import FaultlineRules
+
+/// Everything one event loop owns for proxying: its view of the config, its upstream pool,
+/// its client connections. Touched only on that loop's thread (hence unchecked Sendable:
+/// other threads only pass it back to its loop through `execute`).
+final class LoopContext: @unchecked Sendable {
+    /// The loop.
+    let loop: EventLoop
+    /// Open connections across the process.
+    let connections: ConnectionCounter
+    /// The config new exchanges on this loop use.
+    var snapshot: ConfigSnapshot
+    /// Idle upstream connections.
+    let pool = UpstreamPool()
+    /// Whether the process is draining: no keep-alive, no new connections.
+    private(set) var draining = false
+
+    private var clients: [ObjectIdentifier: DownstreamConnection] = [:]
+    private var listeners: [Listener] = []
+    private static let sweepIntervalMilliseconds = 100
+
+    init(loop: EventLoop, connections: ConnectionCounter, snapshot: ConfigSnapshot) {
+        self.loop = loop
+        self.connections = connections
+        self.snapshot = snapshot
+    }
+
+    /// Starts the deadline sweep; call on the loop's thread.
+    func start() {
+        scheduleSweep()
+    }
+
+    /// Starts accepting on `fd` (already bound and listening).
+    func listen(fd: Int32) throws(IOError) {
+        let listener = try Listener(fd: fd, loop: loop) { [unowned self] fd, peer in
+            self.accept(fd: fd, peer: peer)
+        }
+        listeners.append(listener)
+    }
+
+    private func accept(fd: Int32, peer: SocketAddress?) {
+        guard !draining, connections.admit(limit: snapshot.config.limits.maxConnections) else {
+            Sockets.close(fd)
+            return
+        }
+        do {
+            let connection = try DownstreamConnection(fd: fd, peer: peer, context: self)
+            clients[ObjectIdentifier(connection)] = connection
+        } catch {
+            Sockets.close(fd)
+            connections.release()
+        }
+    }
+
+    /// Called by a connection when it has closed for good.
+    func connectionClosed(_ connection: DownstreamConnection) {
+        if clients.removeValue(forKey: ObjectIdentifier(connection)) != nil {
+            connections.release()
+        }
+    }
+
+    /// Stops accepting, closes idle connections and lets busy ones finish their exchange.
+    func beginDrain() {
+        draining = true
+        for listener in listeners { listener.close() }
+        listeners.removeAll()
+        pool.closeAll()
+        for connection in Array(clients.values) { connection.drain() }
+    }
+
+    private func scheduleSweep() {
+        loop.schedule(afterMilliseconds: Self.sweepIntervalMilliseconds) { [weak self] in
+            self?.sweep()
+        }
+    }
+
+    /// Enforces deadlines; coarse (100 ms) so that no request pays for arming a timer.
+    private func sweep() {
+        let now = loop.now
+        for connection in Array(clients.values) {
+            connection.checkDeadline(now: now)
+        }
+        let upstreams = snapshot.config.upstreams
+        pool.closeExpired(now: now) { address in
+            let idleMs = upstreams.first { self.snapshot.addressMatches($0.name, address) }?.timeouts.idleMs ?? 60_000
+            return UInt64(idleMs) * 1_000_000
+        }
+        scheduleSweep()
+    }
+}
+
+extension ConfigSnapshot {
+    func addressMatches(_ upstream: String, _ address: SocketAddress) -> Bool {
+        self.address(ofUpstream: upstream) == address
+    }
+}

@@ -1,0 +1,86 @@
+import FaultlineHTTP
+import FaultlineRules
+
+/// Builds the head Faultline sends upstream from the head a client sent: hop-by-hop fields
+/// removed, X-Forwarded-For/-Proto/-Host and Via added, Host kept or rewritten.
+enum RequestHeadWriter {
+    /// The upstream request head bytes for `head`, whose body is forwarded with `framing`.
+    static func upstreamHead(for head: HTTPHead, framing: BodyFraming, clientIP: String, scheme: StaticString,
+                             upstream: UpstreamConfig, upgrade: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(head.headers.bytes.count + head.target.count + 160)
+        HTTP1Encoder.appendRequestLine(method: head.method, target: head.target, into: &out)
+        let hopByHop = HopByHop(head.headers)
+        var clientHost: Range<Int>?
+        var forwardedFor: Range<Int>?
+        var via: Range<Int>?
+        let headers = head.headers
+        headers.bytes.withUnsafeBytes { raw in
+            for index in 0..<headers.count {
+                let field = headers.fields[index]
+                let name = UnsafeRawBufferPointer(rebasing: raw[Int(field.start)..<Int(field.nameEnd)])
+                let value = Int(field.valueStart)..<Int(field.valueEnd)
+                if hopByHop.drops(name) { continue }
+                switch name.count {
+                case 4 where ASCII.equalsIgnoringCase(name, "host"):
+                    if clientHost == nil { clientHost = value }
+                    continue
+                case 3 where ASCII.equalsIgnoringCase(name, "via"):
+                    via = value
+                    continue
+                case 15 where ASCII.equalsIgnoringCase(name, "x-forwarded-for"):
+                    forwardedFor = value
+                    continue
+                case 16 where ASCII.equalsIgnoringCase(name, "x-forwarded-host"),
+                     17 where ASCII.equalsIgnoringCase(name, "x-forwarded-proto"):
+                    continue
+                case 14 where ASCII.equalsIgnoringCase(name, "content-length"):
+                    if framing == .chunked { continue }
+                default:
+                    break
+                }
+                out.append(contentsOf: raw[headers.lineRange(index)])
+            }
+        }
+        let bytes = headers.bytes
+        if upstream.hostHeader == .preserve, let clientHost {
+            HTTP1Encoder.appendField("Host", bytes[clientHost], into: &out)
+        } else {
+            HTTP1Encoder.appendField("Host", upstream.hostHeaderValue.utf8, into: &out)
+        }
+        if let forwardedFor {
+            var combined = Array(bytes[forwardedFor])
+            combined.append(contentsOf: ", ".utf8)
+            combined.append(contentsOf: clientIP.utf8)
+            HTTP1Encoder.appendField("X-Forwarded-For", combined, into: &out)
+        } else {
+            HTTP1Encoder.appendField("X-Forwarded-For", clientIP.utf8, into: &out)
+        }
+        HTTP1Encoder.appendField("X-Forwarded-Proto", UnsafeBufferPointer(start: scheme.utf8Start, count: scheme.utf8CodeUnitCount), into: &out)
+        if let clientHost {
+            HTTP1Encoder.appendField("X-Forwarded-Host", bytes[clientHost], into: &out)
+        }
+        appendVia(existing: via.map { bytes[$0] }, version: head, into: &out)
+        if framing == .chunked {
+            HTTP1Encoder.appendField("Transfer-Encoding", "chunked".utf8, into: &out)
+        }
+        if upgrade, let upgradeIndex = headers.firstIndex(of: "upgrade") {
+            HTTP1Encoder.appendField("Connection", "upgrade".utf8, into: &out)
+            headers.bytes.withUnsafeBytes { raw in out.append(contentsOf: raw[headers.lineRange(upgradeIndex)]) }
+        }
+        out.append(13)
+        out.append(10)
+        return out
+    }
+
+    /// Appends `Via`, keeping earlier hops and adding this one with the received protocol version.
+    static func appendVia(existing: ArraySlice<UInt8>?, version head: HTTPHead, into out: inout [UInt8]) {
+        var value: [UInt8] = []
+        if let existing, !existing.isEmpty {
+            value.append(contentsOf: existing)
+            value.append(contentsOf: ", ".utf8)
+        }
+        value.append(contentsOf: head.versionMinor == 0 && head.versionMajor == 1 ? "1.0 faultline".utf8 : "1.1 faultline".utf8)
+        HTTP1Encoder.appendField("Via", value, into: &out)
+    }
+}

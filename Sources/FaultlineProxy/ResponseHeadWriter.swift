@@ -1,0 +1,72 @@
+import FaultlineHTTP
+
+/// Builds the head Faultline sends a client from the head the upstream sent.
+enum ResponseHeadWriter {
+    /// The client response head for `head`. `framing` is how Faultline will send the body;
+    /// `keepAlive` whether the client connection stays open; `upgrade` keeps Upgrade fields (101).
+    static func clientHead(for head: HTTPHead, framing: BodyFraming, keepAlive: Bool, clientMinorVersion: Int,
+                           upgrade: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(head.headers.bytes.count + 128)
+        HTTP1Encoder.appendStatusLine(status: head.status, reason: head.reason, into: &out)
+        let hopByHop = HopByHop(head.headers)
+        var via: Range<Int>?
+        let headers = head.headers
+        headers.bytes.withUnsafeBytes { raw in
+            for index in 0..<headers.count {
+                let field = headers.fields[index]
+                let name = UnsafeRawBufferPointer(rebasing: raw[Int(field.start)..<Int(field.nameEnd)])
+                if upgrade && ASCII.equalsIgnoringCase(name, "upgrade") {
+                    out.append(contentsOf: raw[headers.lineRange(index)])
+                    continue
+                }
+                if hopByHop.drops(name) { continue }
+                if name.count == 3 && ASCII.equalsIgnoringCase(name, "via") {
+                    via = Int(field.valueStart)..<Int(field.valueEnd)
+                    continue
+                }
+                if name.count == 14 && ASCII.equalsIgnoringCase(name, "content-length") {
+                    if case .chunked = framing { continue }
+                    if case .untilClose = framing { continue }
+                }
+                out.append(contentsOf: raw[headers.lineRange(index)])
+            }
+        }
+        RequestHeadWriter.appendVia(existing: via.map { headers.bytes[$0] }, version: head, into: &out)
+        if case .chunked = framing {
+            HTTP1Encoder.appendField("Transfer-Encoding", "chunked".utf8, into: &out)
+        }
+        if upgrade {
+            HTTP1Encoder.appendField("Connection", "upgrade".utf8, into: &out)
+        } else if !keepAlive {
+            HTTP1Encoder.appendField("Connection", "close".utf8, into: &out)
+        } else if clientMinorVersion == 0 {
+            HTTP1Encoder.appendField("Connection", "keep-alive".utf8, into: &out)
+        }
+        out.append(13)
+        out.append(10)
+        return out
+    }
+
+    /// A complete response Faultline writes itself (errors): plain text, Content-Length.
+    static func localResponse(status: Int, body: String, keepAlive: Bool, extraHeaders: [(String, String)] = []) -> [UInt8] {
+        var out: [UInt8] = []
+        let bodyBytes = Array(body.utf8)
+        HTTP1Encoder.appendStatusLine(status: status, reason: [], into: &out)
+        HTTP1Encoder.appendField("Content-Type", "text/plain; charset=utf-8".utf8, into: &out)
+        HTTP1Encoder.appendField("Content-Length", decimal: UInt64(bodyBytes.count), into: &out)
+        HTTP1Encoder.appendField("Server", "faultline".utf8, into: &out)
+        for (name, value) in extraHeaders {
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: ": ".utf8)
+            out.append(contentsOf: value.utf8)
+            out.append(contentsOf: "\r\n".utf8)
+        }
+        if !keepAlive {
+            HTTP1Encoder.appendField("Connection", "close".utf8, into: &out)
+        }
+        out.append(contentsOf: "\r\n".utf8)
+        out.append(contentsOf: bodyBytes)
+        return out
+    }
+}

@@ -1,0 +1,29 @@
+import FaultlineIO
+
+/// Why an upstream exchange failed, with the status and text a client gets for it.
+enum UpstreamFailure: Error {
+    /// The connection could not be made.
+    case connect(IOError)
+    /// The connection failed after it was made.
+    case io(IOError)
+    /// The upstream sent bytes that are not a valid HTTP response.
+    case malformed(String)
+    /// The upstream closed before the response was complete.
+    case closedEarly
+    /// The upstream answered with a protocol switch nobody asked for.
+    case unexpectedUpgrade
+
+    /// The status a client gets when this happens before any response byte.
+    var status: Int { 502 }
+
+    /// The short plain-text body a client gets.
+    var message: String {
+        switch self {
+        case .connect(let error): "upstream unreachable: \(error)"
+        case .io(let error): "upstream connection failed: \(error)"
+        case .malformed(let reason): "upstream sent an invalid response: \(reason)"
+        case .closedEarly: "upstream closed the connection before the response was complete"
+        case .unexpectedUpgrade: "upstream switched protocols without being asked"
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// The result of a route lookup: everything the proxy needs to forward the request.
+public struct CompiledRoute: Sendable {
+    /// Position of the route in `ProxyConfig.routes`.
+    public let index: Int
+    /// The route's name.
+    public let name: String
+    /// The upstream to forward to, resolved at compile time.
+    public let upstream: UpstreamConfig
+    /// Faults configured on the route (always empty in this version).
+    public let faults: [FaultSpec]
+
+    /// Creates a compiled route.
+    public init(index: Int, name: String, upstream: UpstreamConfig, faults: [FaultSpec]) {
+        self.index = index
+        self.name = name
+        self.upstream = upstream
+        self.faults = faults
+    }
+}

@@ -1,0 +1,93 @@
+extension ConfigLoader {
+    /// The valid upstreams, and the names of all declared ones (valid or not) so routes
+    /// naming a broken upstream are not also reported as naming an unknown one. Names
+    /// are nil when the section itself is unusable, which disables that route check.
+    static func readUpstreams(
+        _ top: FieldReader, _ diagnostics: inout Diagnostics
+    ) -> (upstreams: [UpstreamConfig], names: [String]?) {
+        let path = top.path("upstreams")
+        guard let value = top["upstreams"] else {
+            diagnostics.add(path, "expected an object of named upstreams, got nothing")
+            return ([], nil)
+        }
+        guard case .object(let members) = value else {
+            diagnostics.add(path, "expected an object of named upstreams, got \(value.rendered)")
+            return ([], nil)
+        }
+        if members.isEmpty {
+            diagnostics.add(path, "expected at least one upstream, got {}")
+        }
+        let names = members.keys.sorted()
+        var upstreams: [UpstreamConfig] = []
+        for name in names {
+            guard let member = members[name] else { continue }
+            guard isValidUpstreamName(name) else {
+                diagnostics.add(
+                    path,
+                    "expected upstream names of letters, digits, \"_\", \".\" and \"-\", got \(JSONValue.quoted(name))")
+                continue
+            }
+            if let upstream = readUpstream(name: name, member, path: Diagnostics.join(path, name), &diagnostics) {
+                upstreams.append(upstream)
+            }
+        }
+        return (upstreams, names)
+    }
+
+    private static func readUpstream(
+        name: String, _ value: JSONValue, path: String, _ diagnostics: inout Diagnostics
+    ) -> UpstreamConfig? {
+        guard let object = FieldReader(value, path: path, known: ConfigKeys.upstream, diagnostics: &diagnostics) else {
+            return nil
+        }
+        object.refuseReserved("trust", "upstream trust settings are not available in this version", &diagnostics)
+        object.refuseReserved("pins", "certificate pinning is not available in this version", &diagnostics)
+
+        var url: UpstreamURL?
+        if let text = object.requiredString("url", expected: "an http:// URL", &diagnostics) {
+            do {
+                url = try UpstreamURL(parsing: text)
+            } catch {
+                diagnostics.add(object.path("url"), error)
+            }
+        }
+
+        var hostHeader = HostHeaderPolicy.preserve
+        let policies = HostHeaderPolicy.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        if let value = object["host_header"] {
+            if case .string(let text) = value, let policy = HostHeaderPolicy(rawValue: text) {
+                hostHeader = policy
+            } else {
+                diagnostics.add(object.path("host_header"), "expected \(policies), got \(value.rendered)")
+            }
+        }
+
+        let defaults = UpstreamTimeouts()
+        var timeouts = defaults
+        if let timeoutObject = object.object("timeouts_ms", known: ConfigKeys.upstreamTimeouts, &diagnostics) {
+            timeouts = UpstreamTimeouts(
+                connectMs: timeoutObject.int("connect", in: timeoutRange, default: defaults.connectMs, &diagnostics),
+                responseMs: timeoutObject.int("response", in: timeoutRange, default: defaults.responseMs, &diagnostics),
+                idleMs: timeoutObject.int("idle", in: timeoutRange, default: defaults.idleMs, &diagnostics))
+        }
+        let maxIdle = object.int("max_idle_connections", in: 0...100_000, default: UpstreamConfig.defaultMaxIdleConnections, &diagnostics)
+
+        guard let url else { return nil }
+        return UpstreamConfig(
+            name: name, scheme: url.scheme, host: url.host, port: url.port, hostHeader: hostHeader,
+            timeouts: timeouts, maxIdleConnections: maxIdle)
+    }
+
+    /// `[A-Za-z0-9_.-]+`: names appear in logs, metrics labels and admin URLs.
+    private static func isValidUpstreamName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+                true
+            default:
+                false
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+extension ConfigLoader {
+    /// Validates the whole document, recording every problem; nil when the root is unusable.
+    static func validate(_ root: JSONValue, _ diagnostics: inout Diagnostics) -> ProxyConfig? {
+        guard let top = FieldReader(root, path: "", known: ConfigKeys.topLevel, diagnostics: &diagnostics) else {
+            return nil
+        }
+        let workers = top.int("workers", in: 0...256, default: 0, &diagnostics)
+        let listeners = readListeners(top, &diagnostics)
+        let admin = readAdmin(top, &diagnostics)
+        let demoOrigin = top.object("demo_origin", known: ConfigKeys.demoOrigin, &diagnostics)
+            .flatMap { readAddress($0, &diagnostics) }
+            .map(DemoOriginConfig.init(address:))
+        let (upstreams, upstreamNames) = readUpstreams(top, &diagnostics)
+        let routes = readRoutes(top, upstreamNames: upstreamNames, &diagnostics)
+        let clientTimeouts = readClientTimeouts(top, &diagnostics)
+        let limits = readLimits(top, &diagnostics)
+        let seed = top.uint64("seed", &diagnostics)
+        // `log` is reserved for the logging issue: any object is accepted and ignored.
+        if let log = top["log"] {
+            if case .object = log {} else {
+                diagnostics.add(top.path("log"), "expected an object, got \(log.rendered)")
+            }
+        }
+        // `$schema` lets editors find config/faultline.schema.json; the loader only checks its type.
+        _ = top.string("$schema", expected: "a string", &diagnostics)
+        return ProxyConfig(
+            workers: workers, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
+            upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts,
+            limits: limits, seed: seed)
+    }
+
+    /// The `address` member of a listener-like object.
+    static func readAddress(_ object: FieldReader, _ diagnostics: inout Diagnostics) -> SocketAddressSpec? {
+        guard let text = object.requiredString("address", expected: "host:port", &diagnostics) else { return nil }
+        do {
+            return try SocketAddressSpec(parsing: text)
+        } catch {
+            diagnostics.add(object.path("address"), error)
+            return nil
+        }
+    }
+
+    private static func readListeners(_ top: FieldReader, _ diagnostics: inout Diagnostics) -> [ListenerConfig] {
+        let path = top.path("listeners")
+        guard let value = top["listeners"] else {
+            diagnostics.add(path, "expected a non-empty array of listeners, got nothing")
+            return []
+        }
+        guard case .array(let items) = value, !items.isEmpty else {
+            diagnostics.add(path, "expected a non-empty array of listeners, got \(value.rendered)")
+            return []
+        }
+        var listeners: [ListenerConfig] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = Diagnostics.join(path, index)
+            guard let object = FieldReader(item, path: itemPath, known: ConfigKeys.listener, diagnostics: &diagnostics) else {
+                continue
+            }
+            object.refuseReserved("tls", "TLS listeners are not available in this version", &diagnostics)
+            if let address = readAddress(object, &diagnostics) {
+                listeners.append(ListenerConfig(address: address))
+            }
+        }
+        return listeners
+    }
+
+    private static func readAdmin(_ top: FieldReader, _ diagnostics: inout Diagnostics) -> AdminConfig? {
+        guard let object = top.object("admin", known: ConfigKeys.admin, &diagnostics) else { return nil }
+        let address = readAddress(object, &diagnostics)
+        let token = object.string("token", expected: "a non-empty string", &diagnostics)
+        if token?.isEmpty == true {
+            diagnostics.add(object.path("token"), "expected a non-empty string, got \"\"")
+        }
+        return address.map { AdminConfig(address: $0, token: token) }
+    }
+
+    private static func readClientTimeouts(_ top: FieldReader, _ diagnostics: inout Diagnostics) -> ClientTimeouts {
+        let defaults = ClientTimeouts()
+        guard let object = top.object("timeouts_ms", known: ConfigKeys.clientTimeouts, &diagnostics) else {
+            return defaults
+        }
+        return ClientTimeouts(
+            headerMs: object.int("client_header", in: timeoutRange, default: defaults.headerMs, &diagnostics),
+            idleMs: object.int("client_idle", in: timeoutRange, default: defaults.idleMs, &diagnostics),
+            drainMs: object.int("drain", in: timeoutRange, default: defaults.drainMs, &diagnostics))
+    }
+
+    private static func readLimits(_ top: FieldReader, _ diagnostics: inout Diagnostics) -> Limits {
+        let defaults = Limits()
+        guard let object = top.object("limits", known: ConfigKeys.limits, &diagnostics) else { return defaults }
+        return Limits(
+            maxRequestLineBytes: object.int(
+                "max_request_line_bytes", in: 64...Int.max, default: defaults.maxRequestLineBytes, &diagnostics),
+            maxHeaderBytes: object.int(
+                "max_header_bytes", in: 256...Int.max, default: defaults.maxHeaderBytes, &diagnostics),
+            maxHeaderCount: object.int(
+                "max_header_count", in: 1...10000, default: defaults.maxHeaderCount, &diagnostics),
+            maxRequestBodyBytes: object.int(
+                "max_request_body_bytes", in: 0...Int.max, default: defaults.maxRequestBodyBytes, &diagnostics),
+            maxConnections: object.int(
+                "max_connections", in: 1...Int.max, default: defaults.maxConnections, &diagnostics))
+    }
+
+    /// Every `*_ms` timeout: at least 1 ms, at most one day.
+    static let timeoutRange = 1...86_400_000
+}

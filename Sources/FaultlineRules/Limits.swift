@@ -1,0 +1,28 @@
+/// Size and count limits that protect the proxy from oversized or abusive input.
+public struct Limits: Sendable, Equatable {
+    /// Longest accepted request line, in bytes.
+    public let maxRequestLineBytes: Int
+    /// Largest accepted request head (all header lines), in bytes.
+    public let maxHeaderBytes: Int
+    /// Most header fields accepted in one request.
+    public let maxHeaderCount: Int
+    /// Largest accepted request body in bytes; 0 means unlimited.
+    public let maxRequestBodyBytes: Int
+    /// Most concurrent client connections per process.
+    public let maxConnections: Int
+
+    /// Creates limits; the defaults are those of the config format.
+    public init(
+        maxRequestLineBytes: Int = 8192,
+        maxHeaderBytes: Int = 65536,
+        maxHeaderCount: Int = 100,
+        maxRequestBodyBytes: Int = 0,
+        maxConnections: Int = 10000
+    ) {
+        self.maxRequestLineBytes = maxRequestLineBytes
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxHeaderCount = maxHeaderCount
+        self.maxRequestBodyBytes = maxRequestBodyBytes
+        self.maxConnections = maxConnections
+    }
+}

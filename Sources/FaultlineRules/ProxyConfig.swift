@@ -1,0 +1,49 @@
+/// A validated, immutable configuration snapshot for one proxy process.
+public struct ProxyConfig: Sendable, Equatable {
+    /// Number of event loops; 0 means one per CPU core.
+    public let workers: Int
+    /// Addresses the proxy accepts client connections on (never empty when loaded).
+    public let listeners: [ListenerConfig]
+    /// The admin API listener, if configured.
+    public let admin: AdminConfig?
+    /// Where to start the built-in demo origin, if anywhere.
+    public let demoOrigin: DemoOriginConfig?
+    /// Upstreams, sorted by name.
+    public let upstreams: [UpstreamConfig]
+    /// Routes in match order; the first match wins.
+    public let routes: [RouteConfig]
+    /// Client-side timeouts.
+    public let clientTimeouts: ClientTimeouts
+    /// Size and count limits.
+    public let limits: Limits
+    /// Seed for fault randomness; nil lets the proxy pick one.
+    public let seed: UInt64?
+
+    /// Creates a configuration; upstreams are sorted by name so lookups and output are stable.
+    public init(
+        workers: Int = 0,
+        listeners: [ListenerConfig],
+        admin: AdminConfig? = nil,
+        demoOrigin: DemoOriginConfig? = nil,
+        upstreams: [UpstreamConfig],
+        routes: [RouteConfig],
+        clientTimeouts: ClientTimeouts = ClientTimeouts(),
+        limits: Limits = Limits(),
+        seed: UInt64? = nil
+    ) {
+        self.workers = workers
+        self.listeners = listeners
+        self.admin = admin
+        self.demoOrigin = demoOrigin
+        self.upstreams = upstreams.sorted { $0.name < $1.name }
+        self.routes = routes
+        self.clientTimeouts = clientTimeouts
+        self.limits = limits
+        self.seed = seed
+    }
+
+    /// The upstream called `name`, if there is one.
+    public func upstream(named name: String) -> UpstreamConfig? {
+        upstreams.first { $0.name == name }
+    }
+}

@@ -1,0 +1,19 @@
+/// One routing rule: which requests it takes and where they go.
+public struct RouteConfig: Sendable, Equatable {
+    /// Unique name, used in logs and the admin API.
+    public let name: String
+    /// Conditions a request must meet.
+    public let match: RouteMatch
+    /// Name of the upstream requests are forwarded to.
+    public let upstream: String
+    /// Faults to inject (always empty in this version).
+    public let faults: [FaultSpec]
+
+    /// Creates a route.
+    public init(name: String, match: RouteMatch = RouteMatch(), upstream: String, faults: [FaultSpec] = []) {
+        self.name = name
+        self.match = match
+        self.upstream = upstream
+        self.faults = faults
+    }
+}

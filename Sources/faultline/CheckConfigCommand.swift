@@ -1,0 +1,49 @@
+import FaultlineProxy
+import FaultlineRules
+
+/// `faultline check-config FILE`: validates a config and compiles it as `run` would.
+enum CheckConfigCommand {
+    static let usage = """
+    Usage: faultline check-config FILE
+
+    Validates FILE (JSON; schema in config/faultline.schema.json), resolves every upstream host
+    and prints every problem with its field path. Exit 0 if valid, 3 if not, 2 on usage errors.
+    """
+
+    static func main(_ arguments: [String]) -> ExitStatus {
+        let parsed: Arguments
+        do {
+            parsed = try Arguments(arguments, valued: [], flags: ["help"])
+        } catch {
+            Console.err("faultline check-config: \(error)\n\n\(usage)")
+            return .usage
+        }
+        if parsed.flags.contains("help") {
+            Console.out(usage)
+            return .ok
+        }
+        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
+            Console.err("faultline check-config: expected exactly one FILE\n\n\(usage)")
+            return .usage
+        }
+        do {
+            let config = try ConfigLoader.load(path: path)
+            _ = try ConfigSnapshot(config: config, generation: 0)
+            Console.out("\(path): OK (\(config.listeners.count) listener(s), \(config.upstreams.count) upstream(s), \(config.routes.count) route(s))")
+            return .ok
+        } catch let errors as ConfigErrors {
+            Console.err(errors.withFile(path).description)
+            return .invalidConfig
+        } catch {
+            Console.err("\(path): \(error)")
+            return .invalidConfig
+        }
+    }
+}
+
+extension ConfigErrors {
+    /// The same errors, attributed to `file` when they came without one.
+    func withFile(_ file: String) -> ConfigErrors {
+        self.file == nil ? ConfigErrors(errors: errors, file: file) : self
+    }
+}

@@ -1,0 +1,43 @@
+/// Dispatches `faultline <command>`.
+enum CommandLineInterface {
+    static let version = "0.1.0"
+
+    static let usage = """
+    faultline \(version) — an HTTP reverse proxy that reproduces outages, verifies certificate
+    pins and logs traffic with secrets redacted.
+
+    Usage:
+      faultline run [--config FILE] [--listen ADDR] [--upstream URL] [--workers N]
+      faultline check-config FILE
+      faultline demo-origin [--listen ADDR] [--workers N]
+      faultline --version
+      faultline <command> --help
+
+    Exit codes: 0 success, 1 runtime failure, 2 usage error, 3 invalid configuration.
+    """
+
+    static func run(_ arguments: [String]) -> ExitStatus {
+        guard let command = arguments.first else {
+            Console.err(usage)
+            return .usage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "--version", "version":
+            Console.out("faultline \(version)")
+            return .ok
+        case "--help", "-h", "help":
+            Console.out(usage)
+            return .ok
+        case "run":
+            return RunCommand.main(rest)
+        case "check-config":
+            return CheckConfigCommand.main(rest)
+        case "demo-origin":
+            return DemoOriginCommand.main(rest)
+        default:
+            Console.err("faultline: unknown command \"\(command)\"\n\n\(usage)")
+            return .usage
+        }
+    }
+}

@@ -1,0 +1,57 @@
+private import CLinux
+import FaultlineIO
+import FaultlineProxy
+import FaultlineRules
+
+/// `faultline demo-origin`: the built-in httpbin-like origin on its own.
+enum DemoOriginCommand {
+    static let usage = """
+    Usage: faultline demo-origin [--listen ADDR] [--workers N]
+
+    Serves the built-in demo origin (default 127.0.0.1:8081; port 0 picks a free one) and prints
+    "faultline: demo origin listening on ADDR". Endpoints: /, /json, /64, /users?q=, /users/{id},
+    /status/{code}, /delay/{ms}, /bytes/{n}, /stream/{n}, /sse/{n}, /echo, /headers, /ip, /ws.
+    SIGTERM or SIGINT stop it. Exit codes: 0, 1 cannot bind, 2 usage error.
+    """
+
+    static func main(_ arguments: [String]) -> ExitStatus {
+        let parsed: Arguments
+        do {
+            parsed = try Arguments(arguments, valued: ["listen", "workers"], flags: ["help"])
+        } catch {
+            Console.err("faultline demo-origin: \(error)\n\n\(usage)")
+            return .usage
+        }
+        if parsed.flags.contains("help") {
+            Console.out(usage)
+            return .ok
+        }
+        let workers = Int(parsed["workers"] ?? "1") ?? -1
+        guard workers >= 1 && workers <= 256 else {
+            Console.err("faultline demo-origin: --workers expects 1...256")
+            return .usage
+        }
+        _ = cl_block_signals()
+        do {
+            let spec = try SocketAddressSpec(parsing: parsed["listen"] ?? "127.0.0.1:8081")
+            let address = try SocketAddress.resolve(host: spec.host, port: spec.port)
+            let group = try EventLoopGroup(count: workers)
+            let origin = try DemoOrigin(address: address, group: group)
+            Console.err("faultline: demo origin listening on \(origin.boundAddress)")
+            while true {
+                let signal = cl_wait_signal()
+                if signal == CL_SIGTERM || signal == CL_SIGINT {
+                    origin.stop()
+                    group.stop()
+                    return .ok
+                }
+            }
+        } catch let error as ConfigError {
+            Console.err("faultline demo-origin: --listen: \(error.message)")
+            return .usage
+        } catch {
+            Console.err("faultline demo-origin: cannot start: \(error)")
+            return .failure
+        }
+    }
+}

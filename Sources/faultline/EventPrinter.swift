@@ -1,0 +1,19 @@
+import FaultlineProxy
+
+/// Shows proxy events on standard error.
+enum EventPrinter {
+    @Sendable static func print(_ event: ProxyEvent) {
+        switch event {
+        case .listening(let address):
+            Console.err("faultline: listening on \(address)")
+        case .reloaded(let generation):
+            Console.err("faultline: configuration reloaded (generation \(generation))")
+        case .reloadFailed(let message):
+            Console.err("faultline: reload refused, previous configuration stays:\n\(message)")
+        case .draining(let connections):
+            Console.err("faultline: draining \(connections) connection(s)")
+        case .drained(let abandoned):
+            Console.err(abandoned == 0 ? "faultline: drained, exiting" : "faultline: drain timed out with \(abandoned) connection(s) open, exiting")
+        }
+    }
+}

@@ -1,0 +1,124 @@
+private import CLinux
+import FaultlineIO
+import FaultlineProxy
+import FaultlineRules
+
+/// `faultline run`: serves until SIGTERM/SIGINT (drain, exit 0); SIGHUP reloads the config file.
+enum RunCommand {
+    static let usage = """
+    Usage: faultline run [--config FILE] [--listen ADDR] [--upstream URL] [--workers N]
+
+    Starts the proxy. With --config, serves that file (see config/faultline.schema.json);
+    --listen and --workers override its first listener and worker count. Without --config,
+    --upstream URL (http://host[:port]) sets up one catch-all route, listening on --listen
+    (default 127.0.0.1:8080).
+
+    Prints "faultline: listening on ADDR" per listener. SIGHUP reloads FILE atomically (a bad
+    file is refused and the running config stays); SIGTERM or SIGINT stop accepting, let
+    in-flight exchanges finish (timeouts_ms.drain) and exit 0.
+
+    Exit codes: 0 clean shutdown, 1 runtime failure (e.g. address in use), 2 usage error,
+    3 invalid configuration.
+    """
+
+    static func main(_ arguments: [String]) -> ExitStatus {
+        let parsed: Arguments
+        do {
+            parsed = try Arguments(arguments, valued: ["config", "listen", "upstream", "workers"], flags: ["help"])
+        } catch {
+            Console.err("faultline run: \(error)\n\n\(usage)")
+            return .usage
+        }
+        if parsed.flags.contains("help") {
+            Console.out(usage)
+            return .ok
+        }
+        guard parsed.positionals.isEmpty else {
+            Console.err("faultline run: unexpected argument \"\(parsed.positionals[0])\"\n\n\(usage)")
+            return .usage
+        }
+        if parsed["config"] == nil && parsed["upstream"] == nil {
+            Console.err("faultline run: give --config FILE or --upstream URL\n\n\(usage)")
+            return .usage
+        }
+        var workers: Int?
+        if let text = parsed["workers"] {
+            guard let value = Int(text), value >= 0, value <= 256 else {
+                Console.err("faultline run: --workers expects 0...256, got \"\(text)\"")
+                return .usage
+            }
+            workers = value
+        }
+        let load = { () throws -> ProxyConfig in
+            try loadConfig(path: parsed["config"], listen: parsed["listen"], upstream: parsed["upstream"], workers: workers)
+        }
+        let config: ProxyConfig
+        do {
+            config = try load()
+        } catch {
+            Console.err(describe(error, file: parsed["config"]))
+            return .invalidConfig
+        }
+        // Signals are taken by this thread only; every thread started later inherits the mask.
+        _ = cl_block_signals()
+        let server: ProxyServer
+        var origin: DemoOrigin?
+        do {
+            server = try ProxyServer(config: config, events: EventPrinter.print)
+            if let demo = config.demoOrigin {
+                let address = try SocketAddress.resolve(host: demo.address.host, port: demo.address.port)
+                let started = try DemoOrigin(address: address, group: server.group)
+                Console.err("faultline: demo origin listening on \(started.boundAddress)")
+                origin = started
+            }
+        } catch {
+            Console.err("faultline: cannot start: \(error)")
+            return .failure
+        }
+        while true {
+            let signal = cl_wait_signal()
+            if signal == CL_SIGHUP {
+                guard parsed["config"] != nil else {
+                    Console.err("faultline: SIGHUP ignored: no config file to reload")
+                    continue
+                }
+                do {
+                    try server.reload(try load())
+                } catch {
+                    server.reportReloadFailure(describe(error, file: parsed["config"]))
+                }
+            } else if signal == CL_SIGTERM || signal == CL_SIGINT {
+                origin?.stop()
+                server.drain(timeoutMilliseconds: server.snapshot.config.clientTimeouts.drainMs)
+                return .ok
+            }
+        }
+    }
+
+    static func loadConfig(path: String?, listen: String?, upstream: String?, workers: Int?) throws -> ProxyConfig {
+        let config: ProxyConfig
+        if let path {
+            config = try ConfigLoader.load(path: path)
+        } else {
+            config = try ConfigLoader.oneRoute(listen: listen ?? "127.0.0.1:8080", upstreamURL: upstream ?? "")
+        }
+        var listeners = config.listeners
+        if path != nil, let listen {
+            let address = try SocketAddressSpec(parsing: listen)
+            if listeners.isEmpty { listeners = [ListenerConfig(address: address)] } else { listeners[0] = ListenerConfig(address: address) }
+        }
+        return ProxyConfig(workers: workers ?? config.workers, listeners: listeners, admin: config.admin,
+                           demoOrigin: config.demoOrigin, upstreams: config.upstreams, routes: config.routes,
+                           clientTimeouts: config.clientTimeouts, limits: config.limits, seed: config.seed)
+    }
+
+    static func describe(_ error: any Error, file: String?) -> String {
+        if let errors = error as? ConfigErrors {
+            return file.map { errors.withFile($0).description } ?? errors.description
+        }
+        if let error = error as? ConfigError {
+            return "--listen: \(error.message)"
+        }
+        return "\(error)"
+    }
+}

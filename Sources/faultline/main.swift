@@ -1,0 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The executable is the only place that prints; libraries report through values and events.
+let status = CommandLineInterface.run(Array(CommandLine.arguments.dropFirst()))
+exit(status.rawValue)

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import FaultlineRules
+
+@Suite("Shipped config files")
+struct ConfigFilesTests {
+    private let configDirectory = repositoryRoot.appendingPathComponent("config")
+
+    @Test func defaultConfigLoads() throws {
+        let config = try ConfigLoader.load(path: configDirectory.appendingPathComponent("default.json").path)
+        #expect(config.listeners.map(\.address.description) == ["127.0.0.1:8080"])
+        #expect(config.admin?.address.description == "127.0.0.1:9901")
+        #expect(config.demoOrigin?.address.description == "127.0.0.1:8081")
+        #expect(config.upstreams.map(\.name) == ["demo"])
+        #expect(config.upstream(named: "demo")?.hostHeaderValue == "127.0.0.1:8081")
+        #expect(config.routes == [RouteConfig(name: "default", upstream: "demo")])
+        let route = RouteTable(config: config).match(host: "localhost:8080", method: "GET", path: "/anything")
+        #expect(route?.name == "default")
+    }
+
+    @Test func schemaListsEveryKeyTheLoaderKnows() throws {
+        let data = try Data(contentsOf: configDirectory.appendingPathComponent("faultline.schema.json"))
+        let schema = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
+        #expect(schema["additionalProperties"] as? Bool == false)
+        let defs = try #require(schema["$defs"] as? [String: Any])
+
+        func keys(_ object: [String: Any]?) -> Set<String> {
+            Set(((object?["properties"]) as? [String: Any])?.keys.map { $0 } ?? [])
+        }
+        func closed(_ object: [String: Any]?) -> Bool {
+            object?["additionalProperties"] as? Bool == false
+        }
+        #expect(keys(schema) == Set(ConfigKeys.topLevel))
+        let pairs: [(String, [String])] = [
+            ("listener", ConfigKeys.listener), ("admin", ConfigKeys.admin), ("demoOrigin", ConfigKeys.demoOrigin),
+            ("upstream", ConfigKeys.upstream), ("upstreamTimeouts", ConfigKeys.upstreamTimeouts),
+            ("route", ConfigKeys.route), ("routeMatch", ConfigKeys.routeMatch),
+            ("clientTimeouts", ConfigKeys.clientTimeouts), ("limits", ConfigKeys.limits),
+        ]
+        for (name, known) in pairs {
+            let definition = defs[name] as? [String: Any]
+            #expect(keys(definition) == Set(known), "$defs.\(name)")
+            #expect(closed(definition), "$defs.\(name) must set additionalProperties: false")
+        }
+    }
+
+    @Test func docsExampleLoads() throws {
+        let docs = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/config.md"), encoding: .utf8)
+        let blocks = docs.components(separatedBy: "```json\n").dropFirst()
+        let example = try #require(blocks.last?.components(separatedBy: "```").first)
+        let config = try ConfigLoader.parse(Data(example.utf8), file: "docs/config.md")
+        #expect(config.routes.map(\.name) == ["default"])
+        #expect(config.upstream(named: "staging")?.hostHeaderValue == "staging.example.com")
+    }
+
+    @Test func docsMentionEveryKey() throws {
+        let docs = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/config.md"), encoding: .utf8)
+        let all = ConfigKeys.topLevel + ConfigKeys.listener + ConfigKeys.admin + ConfigKeys.upstream
+            + ConfigKeys.upstreamTimeouts + ConfigKeys.route + ConfigKeys.routeMatch
+            + ConfigKeys.clientTimeouts + ConfigKeys.limits
+        // A key is documented when it appears as `key` or as the tail of `parent.key`.
+        let missing = Set(all).filter { !docs.contains("`\($0)`") && !docs.contains(".\($0)`") }
+        #expect(missing.isEmpty, "docs/config.md does not document \(missing.sorted())")
+    }
+}
