@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Turns bench/run.sh's raw results into the Markdown report.
+
+usage: report.py RESULTS.tsv META.txt OUT.md
+
+RESULTS.tsv lines: proxy <TAB> scenario <TAB> key=value key=value ...
+  (keys from bench/stats.lua, or status=error|died, or rss_kb=N for scenario "rss")
+META.txt lines: key=value
+"""
+import sys
+
+PROXIES = ["faultline", "nginx", "haproxy"]
+LABEL = {"faultline": "Faultline", "nginx": "nginx", "haproxy": "HAProxy"}
+
+
+def load(path):
+    """Returns {proxy: {scenario: {"runs": [dict, ...], "flags": set(), ...}}}."""
+    data = {}
+    with open(path) as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != 3:
+                continue
+            proxy, scenario, fields = parts
+            kv = {}
+            for item in fields.split():
+                k, _, v = item.partition("=")
+                kv[k] = v
+            cell = data.setdefault(proxy, {}).setdefault(scenario, {"runs": [], "flags": set()})
+            if "status" in kv:
+                cell["flags"].add(kv["status"])      # error | died
+            elif "requests" in kv:
+                cell["runs"].append(kv)
+            else:
+                cell.update(kv)                      # rss_kb
+    return data
+
+
+def load_meta(path):
+    meta = {}
+    with open(path) as f:
+        for line in f:
+            k, _, v = line.rstrip("\n").partition("=")
+            meta[k] = v
+    return meta
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def one(run, name):
+    secs = int(run["duration_us"]) / 1e6
+    if name == "rps":
+        return int(run["requests"]) / secs
+    if name == "mbps":
+        return int(run["bytes"]) / secs / 1e6
+    if name in ("p50", "p99"):
+        return float(run[name + "_us"])
+    raise KeyError(name)
+
+
+def metric(cell, name):
+    """Returns (median over rounds, None) for one metric, or (None, reason)."""
+    if not cell or not cell["runs"]:
+        if cell and cell["flags"]:
+            return None, "/".join(sorted(cell["flags"]))
+        return None, "—"
+    return median([one(r, name) for r in cell["runs"]]), None
+
+
+def errors(cell):
+    keys = ["connect_errors", "read_errors", "write_errors", "status_errors", "timeouts"]
+    found = {}
+    for run in cell.get("runs", []):
+        for k in keys:
+            n = int(run.get(k, 0))
+            if n > 0:
+                found[k] = found.get(k, 0) + n
+    return found
+
+
+def fmt(value, kind):
+    if value is None:
+        return None
+    if kind in ("rps",):
+        return f"{value:,.0f}"
+    if kind in ("mbps",):
+        return f"{value:,.1f}"
+    if kind in ("p50", "p99"):
+        return f"{value:,.1f}"
+    if kind == "rss":
+        return f"{value / 1024:,.1f}"
+    return str(value)
+
+
+def main():
+    results, meta_path, out_path = sys.argv[1:4]
+    data = load(results)
+    meta = load_meta(meta_path)
+    ran = meta.get("proxies", "").split()
+
+    rows = [
+        # label, scenario, metric, higher_is_better, ratio reference
+        ("(1) keep-alive GET /64, 50 conns — req/s", "keepalive", "rps", True, "best"),
+        ("(2) one connection GET /64 — p50 latency (µs)", "latency", "p50", False, "nginx"),
+        ("(2) one connection GET /64 — p99 latency (µs)", "latency", "p99", False, "nginx"),
+        ("(3) GET /1m, 8 conns — req/s", "large", "rps", True, "best"),
+        ("(3) GET /1m, 8 conns — MB/s", "large", "mbps", True, "best"),
+        ("(4) new connection per request, 50 conns — req/s", "close", "rps", True, "best"),
+        ("peak RSS, all processes (MiB)", "rss", "rss", False, "haproxy"),
+    ]
+
+    footnotes = []
+    noted = set()
+    values = {}  # (scenario, metric) -> {proxy: value}
+    lines = []
+    lines.append("| scenario | Faultline | nginx | HAProxy | Faultline ÷ reference |")
+    lines.append("|---|---:|---:|---:|---:|")
+    for label, scenario, kind, higher, ref in rows:
+        cells = []
+        vals = {}
+        for p in PROXIES:
+            if p not in ran:
+                cells.append("—")
+                continue
+            cell = data.get(p, {}).get(scenario, {"runs": [], "flags": set()})
+            if kind == "rss":
+                v = int(cell["rss_kb"]) if "rss_kb" in cell else None
+                note = None if v is not None else "n/a"
+            else:
+                v, note = metric(cell, kind)
+            if v is None:
+                cells.append(note or "—")
+                continue
+            vals[p] = v
+            text = fmt(v, kind)
+            marks = ""
+            first = (p, scenario) not in noted
+            noted.add((p, scenario))
+            errs = errors(cell) if kind != "rss" and first else {}
+            if errs:
+                footnotes.append(f"{LABEL[p]}, {label}: wrk reported "
+                                 + ", ".join(f"{k.replace('_', ' ')} {n:,}" for k, n in errs.items()))
+                marks += f" [{len(footnotes)}]"
+            if cell.get("flags") and first:
+                what = {"died": "the proxy died", "error": "wrk failed"}
+                footnotes.append(f"{LABEL[p]}, {label}: in some round "
+                                 + " and ".join(what.get(f, f) for f in sorted(cell["flags"]))
+                                 + "; the value is the median of the rounds that completed")
+                marks += f" [{len(footnotes)}]"
+            cells.append(text + marks)
+        values[(scenario, kind)] = vals
+
+        ratio = "—"
+        fl = vals.get("faultline")
+        if fl is not None:
+            if ref == "best":
+                named = {p: vals[p] for p in ("nginx", "haproxy") if p in vals}
+                best = max(named, key=named.get) if named else None
+                peer = named.get(best)
+                ref_name = LABEL[best] if best else ""
+            else:
+                peer = vals.get(ref)
+                ref_name = LABEL[ref]
+            if peer:
+                ratio = f"{fl / peer:.2f}× {ref_name}"
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {ratio} |")
+
+    # Targets
+    targets = []
+
+    def best_peer(key):
+        v = values.get(key, {})
+        peers = {p: v[p] for p in ("nginx", "haproxy") if p in v}
+        if not peers:
+            return None, None
+        name = max(peers, key=peers.get)
+        return name, peers[name]
+
+    def verdict(ok):
+        return "**met**" if ok else "**missed**"
+
+    for label, key in [("(1) keep-alive req/s ≥ 1.0× the better of nginx and HAProxy", ("keepalive", "rps")),
+                       ("(3) GET /1m req/s ≥ 1.0× the better of nginx and HAProxy", ("large", "rps")),
+                       ("(4) new-connection req/s ≥ 1.0× the better of nginx and HAProxy", ("close", "rps"))]:
+        fl = values.get(key, {}).get("faultline")
+        name, peer = best_peer(key)
+        if fl is None or peer is None:
+            targets.append(f"- {label}: n/a (not measured)")
+        else:
+            targets.append(f"- {label}: {verdict(fl >= peer)} "
+                           f"({fl / peer:.2f}× {LABEL[name]}: {fmt(fl, 'rps')} vs {fmt(peer, 'rps')})")
+    fl = values.get(("latency", "p50"), {}).get("faultline")
+    ng = values.get(("latency", "p50"), {}).get("nginx")
+    label = "(2) p50 latency ≤ nginx's"
+    if fl is None or ng is None:
+        targets.append(f"- {label}: n/a (not measured)")
+    else:
+        targets.append(f"- {label}: {verdict(fl <= ng)} ({fl / ng:.2f}×: {fl:.1f} µs vs {ng:.1f} µs)")
+    fl = values.get(("rss", "rss"), {}).get("faultline")
+    hp = values.get(("rss", "rss"), {}).get("haproxy")
+    label = "peak RSS ≤ 1.5× HAProxy's"
+    if fl is None or hp is None:
+        targets.append(f"- {label}: n/a (not measured)")
+    else:
+        targets.append(f"- {label}: {verdict(fl <= 1.5 * hp)} "
+                       f"({fl / hp:.2f}×: {fl / 1024:.1f} MiB vs {hp / 1024:.1f} MiB)")
+
+    out = []
+    out.append("# Faultline benchmark")
+    out.append("")
+    out.append(f"{meta.get('date', '')} · {meta.get('host', '')} · "
+               f"{meta.get('seconds', '?')} s per measurement after {meta.get('warmup', '?')} s warm-up"
+               + (f", median of {meta['rounds']} rounds" if meta.get("rounds", "1") != "1" else "")
+               + " · "
+               f"wrk {meta.get('wrk', '?')} · nginx {meta.get('nginx', '?')}"
+               + (f" · HAProxy {meta['haproxy']}" if "haproxy" in meta else "")
+               + (f" · Faultline {meta['faultline']}" if "faultline" in meta else ""))
+    out.append("")
+    out.append("All proxies: 2 workers/threads, upstream keep-alive, no access log, "
+               "same nginx origin (1 worker) on loopback. See docs/bench.md.")
+    out.append("")
+    out.extend(lines)
+    out.append("")
+    if footnotes:
+        for i, n in enumerate(footnotes, 1):
+            out.append(f"[{i}] {n}  ")
+        out.append("")
+    out.append("Targets:")
+    out.append("")
+    out.extend(targets)
+    out.append("")
+    text = "\n".join(out)
+    print(text)
+    with open(out_path, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,343 @@
+#!/usr/bin/env bash
+# Faultline benchmark: Faultline, nginx and HAProxy as equivalent reverse proxies in
+# front of the same nginx origin, measured with wrk in one run. See docs/bench.md.
+#
+#   bench/run.sh                                  all three proxies, 10 s per measurement
+#   BENCH_SECONDS=3 bench/run.sh                  shorter measurements
+#   BENCH_ONLY=nginx,haproxy bench/run.sh         skip Faultline (or any other subset)
+#
+# Environment:
+#   BENCH_SECONDS        seconds per measurement (default 10)
+#   BENCH_WARMUP         seconds of warm-up before each measurement (default 2; 0 = none)
+#   BENCH_ROUNDS         repeat every measurement N times, proxies interleaved, and report
+#                        the median (default 1)
+#   BENCH_ONLY           comma-separated subset of faultline,nginx,haproxy (default all)
+#   BENCH_READY_TIMEOUT  seconds to wait for each server to answer (default 30)
+#   BENCH_KEEP=1         keep the temporary directory (configs, logs, raw wrk output)
+#   BENCH_BUILD=1        rebuild the release binary even if it exists
+#   FAULTLINE_BIN        Faultline binary (default .build/release/faultline, built if missing)
+#
+# Prints a Markdown table and writes it to bench/results/latest.md. Exits 0 when the
+# run completed (targets met or not); non-zero when a tool is missing, a server does not
+# start or answers wrongly, or a proxy dies during the run.
+set -euo pipefail
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$BENCH_DIR")
+cd "$ROOT"
+
+log() { echo "bench: $*" >&2; }
+die() { echo "bench: error: $*" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------- settings
+DURATION=${BENCH_SECONDS:-10}
+WARMUP=${BENCH_WARMUP:-2}
+READY_TIMEOUT=${BENCH_READY_TIMEOUT:-30}
+ROUNDS=${BENCH_ROUNDS:-1}
+[[ $DURATION =~ ^[1-9][0-9]*$ ]] || die "BENCH_SECONDS must be a positive integer, got '$DURATION'"
+[[ $WARMUP =~ ^[0-9]+$ ]] || die "BENCH_WARMUP must be a non-negative integer, got '$WARMUP'"
+[[ $READY_TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "BENCH_READY_TIMEOUT must be a positive integer"
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer, got '$ROUNDS'"
+
+ALL_PROXIES=(faultline nginx haproxy)
+PROXIES=()
+IFS=',' read -r -a requested <<< "${BENCH_ONLY:-faultline,nginx,haproxy}"
+for r in "${requested[@]}"; do
+  r=$(echo "$r" | tr -d '[:space:]' | tr '[:upper:]' '[:lower:]')
+  [[ -z $r ]] && continue
+  case " ${ALL_PROXIES[*]} " in
+    *" $r "*) ;;
+    *) die "BENCH_ONLY: unknown proxy '$r' (expected a subset of faultline,nginx,haproxy)" ;;
+  esac
+done
+for p in "${ALL_PROXIES[@]}"; do
+  for r in "${requested[@]}"; do
+    r=$(echo "$r" | tr -d '[:space:]' | tr '[:upper:]' '[:lower:]')
+    if [[ $r == "$p" ]]; then PROXIES+=("$p"); break; fi
+  done
+done
+[[ ${#PROXIES[@]} -gt 0 ]] || die "BENCH_ONLY selects no proxy"
+enabled() { case " ${PROXIES[*]} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+# ------------------------------------------------------------------------------- tools
+need() {
+  command -v "$1" >/dev/null 2>&1 || die "'$1' not found; install the bench tools with: scripts/setup.sh --bench"
+}
+need wrk
+need curl
+need python3
+need timeout
+NGINX=$(command -v nginx || true)
+[[ -z $NGINX && -x /usr/sbin/nginx ]] && NGINX=/usr/sbin/nginx
+[[ -n $NGINX ]] || die "'nginx' not found (it is also the origin); run: scripts/setup.sh --bench"
+if enabled haproxy; then
+  HAPROXY=$(command -v haproxy || true)
+  [[ -z $HAPROXY && -x /usr/sbin/haproxy ]] && HAPROXY=/usr/sbin/haproxy
+  [[ -n $HAPROXY ]] || die "'haproxy' not found; run: scripts/setup.sh --bench"
+fi
+
+if enabled faultline; then
+  if [[ -n ${FAULTLINE_BIN:-} ]]; then
+    FL_BIN=$FAULTLINE_BIN
+    [[ -x $FL_BIN ]] || die "FAULTLINE_BIN=$FL_BIN is not an executable file"
+  else
+    FL_BIN=$ROOT/.build/release/faultline
+    if [[ ! -x $FL_BIN || -n ${BENCH_BUILD:-} ]]; then
+      if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
+        export PATH="/opt/swift/usr/bin:$PATH"
+      fi
+      command -v swift >/dev/null 2>&1 || die "swift not found; run scripts/setup.sh"
+      log "building Faultline (swift build -c release --product faultline)"
+      swift build -c release --product faultline >&2 || die "release build of faultline failed"
+    fi
+    [[ -x $FL_BIN ]] || die "$FL_BIN missing after the build"
+  fi
+fi
+
+# ----------------------------------------------------------------- processes + cleanup
+WORK=$(mktemp -d /tmp/faultline-bench.XXXXXX)
+chmod 755 "$WORK"            # nginx workers may run as an unprivileged user
+STARTED_PIDS=()
+
+cleanup() {
+  local rc=$? pid i
+  trap - EXIT INT TERM
+  for ((i = ${#STARTED_PIDS[@]} - 1; i >= 0; i--)); do
+    pid=${STARTED_PIDS[i]}
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in "${STARTED_PIDS[@]}"; do
+    for _ in $(seq 1 50); do            # up to 5 s each, then SIGKILL
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      log "process $pid did not stop on SIGTERM; killing it"
+      pkill -KILL -P "$pid" 2>/dev/null || true
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+    { wait "$pid"; } 2>/dev/null || true
+  done
+  if [[ -n ${BENCH_KEEP:-} ]]; then
+    log "kept $WORK"
+  else
+    rm -rf "$WORK"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# start NAME CMD... : runs CMD in the background, logs to $WORK/NAME.log, sets LAST_PID
+start() {
+  local name=$1; shift
+  "$@" >"$WORK/$name.log" 2>&1 &
+  LAST_PID=$!
+  STARTED_PIDS+=("$LAST_PID")
+}
+
+show_log() {
+  local name=$1
+  if [[ -s $WORK/$name.log ]]; then
+    echo "---- last lines of $name's output ----" >&2
+    tail -n 20 "$WORK/$name.log" >&2
+    echo "--------------------------------------" >&2
+  fi
+  for f in "$WORK/$name"-error.log; do
+    [[ -s $f ]] && { echo "---- $f ----" >&2; tail -n 20 "$f" >&2; }
+  done
+  return 0
+}
+
+# wait_ready NAME PORT PID : polls GET /64 until 200, the process exits, or the timeout.
+wait_ready() {
+  local name=$1 port=$2 pid=$3 code=000 deadline=$((SECONDS + READY_TIMEOUT))
+  while ((SECONDS < deadline)); do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      show_log "$name"
+      die "$name exited during startup"
+    fi
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$port/64" || true)
+    [[ $code == 200 ]] && return 0
+    sleep 0.1
+  done
+  show_log "$name"
+  if [[ $code == 000 ]]; then
+    die "$name did not accept connections on 127.0.0.1:$port within ${READY_TIMEOUT}s"
+  fi
+  die "$name answered GET /64 with HTTP $code instead of 200 (127.0.0.1:$port)"
+}
+
+# verify NAME PORT : exact bodies for /64 and /1m through the proxy.
+verify() {
+  local name=$1 port=$2 code
+  code=$(curl -sS --max-time 5 -o "$WORK/$name.64" -w '%{http_code}' "http://127.0.0.1:$port/64") \
+    || die "$name: GET /64 failed"
+  [[ $code == 200 ]] || die "$name: GET /64 returned HTTP $code"
+  cmp -s "$WORK/$name.64" "$WORK/www/64" \
+    || die "$name: GET /64 returned a body different from the origin's 64 bytes ($(wc -c <"$WORK/$name.64") bytes)"
+  code=$(curl -sS --max-time 10 -o "$WORK/$name.1m" -w '%{http_code}' "http://127.0.0.1:$port/1m") \
+    || die "$name: GET /1m failed"
+  [[ $code == 200 ]] || die "$name: GET /1m returned HTTP $code"
+  cmp -s "$WORK/$name.1m" "$WORK/www/1m" \
+    || die "$name: GET /1m returned a body different from the origin's 1 MiB ($(wc -c <"$WORK/$name.1m") bytes)"
+  code=$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' -H 'Connection: close' "http://127.0.0.1:$port/64") \
+    || die "$name: GET /64 with Connection: close failed"
+  [[ $code == 200 ]] || die "$name: GET /64 with Connection: close returned HTTP $code"
+  rm -f "$WORK/$name.1m"
+}
+
+render() {   # render TEMPLATE OUT PORT
+  sed -e "s|@DIR@|$WORK|g" -e "s|@PORT@|$3|g" -e "s|@ORIGIN_PORT@|$ORIGIN_PORT|g" "$1" >"$2"
+}
+
+# --------------------------------------------------------------------------- ports
+read -r ORIGIN_PORT FL_PORT NGINX_PORT HAPROXY_PORT < <(python3 - <<'EOF'
+import socket
+socks = []
+for _ in range(4):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", 0))
+    socks.append(s)
+print(" ".join(str(s.getsockname()[1]) for s in socks))
+for s in socks:
+    s.close()
+EOF
+)
+declare -A PORT=([faultline]=$FL_PORT [nginx]=$NGINX_PORT [haproxy]=$HAPROXY_PORT)
+declare -A PID=()
+
+# --------------------------------------------------------------------------- origin
+mkdir -p "$WORK/www"
+for d in origin-tmp nginx-tmp; do mkdir -p "$WORK/$d" && chmod 777 "$WORK/$d"; done
+printf '%063d\n' 0 | tr 0 f >"$WORK/www/64"                 # 63 x 'f' + newline
+head -c 1048576 /dev/urandom >"$WORK/www/1m"
+chmod 755 "$WORK/www"; chmod 644 "$WORK/www/64" "$WORK/www/1m"
+[[ $(wc -c <"$WORK/www/64") -eq 64 ]] || die "could not create the 64-byte file"
+
+render "$BENCH_DIR/conf/origin-nginx.conf.in" "$WORK/origin.conf" "$ORIGIN_PORT"
+log "origin: nginx on 127.0.0.1:$ORIGIN_PORT"
+start origin "$NGINX" -p "$WORK/" -e "$WORK/origin-error.log" -c "$WORK/origin.conf"
+PID[origin]=$LAST_PID
+wait_ready origin "$ORIGIN_PORT" "${PID[origin]}"
+verify origin "$ORIGIN_PORT"
+
+# --------------------------------------------------------------------------- proxies
+if enabled faultline; then
+  cat >"$WORK/faultline.json" <<EOF
+{"workers": 2, "listeners": [{"address": "127.0.0.1:$FL_PORT"}], "upstreams": {"origin": {"url": "http://127.0.0.1:$ORIGIN_PORT"}}, "routes": [{"name": "all", "upstream": "origin"}]}
+EOF
+  log "faultline: $FL_BIN on 127.0.0.1:$FL_PORT"
+  start faultline "$FL_BIN" run --config "$WORK/faultline.json"
+  PID[faultline]=$LAST_PID
+fi
+if enabled nginx; then
+  render "$BENCH_DIR/conf/proxy-nginx.conf.in" "$WORK/nginx.conf" "$NGINX_PORT"
+  log "nginx: on 127.0.0.1:$NGINX_PORT"
+  start nginx "$NGINX" -p "$WORK/" -e "$WORK/nginx-error.log" -c "$WORK/nginx.conf"
+  PID[nginx]=$LAST_PID
+fi
+if enabled haproxy; then
+  render "$BENCH_DIR/conf/haproxy.cfg.in" "$WORK/haproxy.cfg" "$HAPROXY_PORT"
+  "$HAPROXY" -c -q -f "$WORK/haproxy.cfg" >&2 || die "haproxy rejected its generated config"
+  log "haproxy: on 127.0.0.1:$HAPROXY_PORT"
+  start haproxy "$HAPROXY" -db -f "$WORK/haproxy.cfg"
+  PID[haproxy]=$LAST_PID
+fi
+for p in "${PROXIES[@]}"; do
+  wait_ready "$p" "${PORT[$p]}" "${PID[$p]}"
+  verify "$p" "${PORT[$p]}"
+  log "$p: ready, bodies verified"
+done
+
+# ------------------------------------------------------------------------ measuring
+RESULTS=$WORK/results.tsv
+: >"$RESULTS"
+CRASHED=()
+
+# measure PROXY SCENARIO WRK-ARGS... (the URL is the last argument)
+measure() {
+  local p=$1 scenario=$2; shift 2
+  local out="$WORK/wrk-$p-$scenario-$round.txt" limit=$((DURATION + WARMUP + 60))
+  if ! kill -0 "${PID[$p]}" 2>/dev/null; then
+    printf '%s\t%s\tstatus=died\n' "$p" "$scenario" >>"$RESULTS"
+    return 0
+  fi
+  if ((WARMUP > 0)); then
+    timeout "$limit" wrk "$@" -d "${WARMUP}s" >"$WORK/wrk-$p-$scenario-$round.warmup.txt" 2>&1 || true
+  fi
+  if timeout "$limit" wrk -s "$BENCH_DIR/stats.lua" -d "${DURATION}s" "$@" >"$out" 2>&1 \
+      && grep -q '^BENCH ' "$out"; then
+    printf '%s\t%s\t%s\n' "$p" "$scenario" "$(grep '^BENCH ' "$out" | sed 's/^BENCH //')" >>"$RESULTS"
+  else
+    log "$p/$scenario: wrk failed:"; tail -n 5 "$out" >&2 || true
+    printf '%s\t%s\tstatus=error\n' "$p" "$scenario" >>"$RESULTS"
+  fi
+  if ! kill -0 "${PID[$p]}" 2>/dev/null; then
+    log "$p died during $scenario"
+    show_log "$p"
+    CRASHED+=("$p")
+    printf '%s\t%s\tstatus=died\n' "$p" "$scenario" >>"$RESULTS"
+  fi
+}
+
+SCENARIOS=(keepalive latency large close)
+total=$(( ROUNDS * ${#SCENARIOS[@]} * ${#PROXIES[@]} * (DURATION + WARMUP) ))
+log "measuring ${PROXIES[*]}: ${#SCENARIOS[@]} scenarios x ${DURATION}s (+${WARMUP}s warm-up) x $ROUNDS round(s), about ${total}s"
+for ((round = 0; round < ROUNDS; round++)); do
+  for s in "${SCENARIOS[@]}"; do
+    # Rotate the order of the proxies each round so no proxy always goes first.
+    for ((i = 0; i < ${#PROXIES[@]}; i++)); do
+      p=${PROXIES[(i + round) % ${#PROXIES[@]}]}
+      url="http://127.0.0.1:${PORT[$p]}"
+      log "  round $((round + 1))/$ROUNDS, $s: $p"
+      case $s in
+        keepalive) measure "$p" "$s" -t2 -c50 "$url/64" ;;
+        latency)   measure "$p" "$s" -t1 -c1 --latency "$url/64" ;;
+        large)     measure "$p" "$s" -t2 -c8 "$url/1m" ;;
+        close)     measure "$p" "$s" -t2 -c50 -H 'Connection: close' "$url/64" ;;
+      esac
+    done
+  done
+done
+
+# Peak RSS: VmHWM summed over the proxy's process tree (nginx master + workers).
+descendants() {
+  local pid=$1 child
+  echo "$pid"
+  for child in $(pgrep -P "$pid" 2>/dev/null || true); do descendants "$child"; done
+}
+for p in "${PROXIES[@]}"; do
+  kb=0
+  for pid in $(descendants "${PID[$p]}"); do
+    v=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    [[ -n $v ]] && kb=$((kb + v))
+  done
+  if ((kb > 0)); then
+    printf '%s\trss\trss_kb=%d\n' "$p" "$kb" >>"$RESULTS"
+  fi
+done
+
+# -------------------------------------------------------------------------- report
+mkdir -p "$BENCH_DIR/results"
+META=$WORK/meta.txt
+{
+  echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "host=$(nproc) cores, $(uname -sr)"
+  echo "seconds=$DURATION"
+  echo "warmup=$WARMUP"
+  echo "rounds=$ROUNDS"
+  echo "nginx=$("$NGINX" -v 2>&1 | sed 's/.*nginx\///')"
+  enabled haproxy && echo "haproxy=$("$HAPROXY" -v 2>/dev/null | head -n1 | awk '{print $3}')"
+  echo "wrk=$(wrk -v 2>&1 | head -n1 | awk '{print $2}')"
+  enabled faultline && echo "faultline=$FL_BIN"
+  echo "proxies=${PROXIES[*]}"
+} >"$META"
+python3 "$BENCH_DIR/report.py" "$RESULTS" "$META" "$BENCH_DIR/results/latest.md"
+log "table written to bench/results/latest.md"
+
+if [[ ${#CRASHED[@]} -gt 0 ]]; then
+  die "proxy died during the run: ${CRASHED[*]}"
+fi
+exit 0

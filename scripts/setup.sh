@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Faultline setup: installs (only when missing) the Debian packages that the build,
+# the tests and the main job need, and checks that a Swift toolchain is reachable.
+# Idempotent: running it again when everything is present changes nothing.
+#
+#   scripts/setup.sh            build + test + run dependencies
+#   scripts/setup.sh --bench    also nginx-light, haproxy and wrk for bench/run.sh
+set -euo pipefail
+
+bench=0
+for arg in "$@"; do
+  case "$arg" in
+    --bench) bench=1 ;;
+    -h|--help)
+      echo "usage: scripts/setup.sh [--bench]"
+      exit 0 ;;
+    *) echo "setup.sh: unknown argument: $arg (expected --bench)" >&2; exit 2 ;;
+  esac
+done
+
+packages=(libssl-dev libnghttp2-dev node-llhttp pkg-config curl python3
+          nghttp2-client openssl ca-certificates)
+if [[ $bench -eq 1 ]]; then
+  packages+=(nginx-light haproxy wrk)
+fi
+
+missing=()
+for pkg in "${packages[@]}"; do
+  if ! dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed'; then
+    missing+=("$pkg")
+  fi
+done
+
+if [[ ${#missing[@]} -gt 0 ]]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "setup.sh: missing packages (${missing[*]}) and apt-get is not available;" \
+         "install them with your package manager" >&2
+    exit 1
+  fi
+  sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then
+    if command -v sudo >/dev/null 2>&1; then
+      sudo_cmd=(sudo)
+    else
+      echo "setup.sh: need root or sudo to install: ${missing[*]}" >&2
+      exit 1
+    fi
+  fi
+  echo "setup.sh: installing ${missing[*]}" >&2
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# Swift toolchain: on PATH, or the conventional /opt/swift location.
+if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
+  export PATH="/opt/swift/usr/bin:$PATH"
+fi
+if ! command -v swift >/dev/null 2>&1; then
+  echo "setup.sh: 'swift' not found on PATH (nor at /opt/swift/usr/bin)." >&2
+  echo "          Install a Swift 6 toolchain from https://swift.org/install and put" >&2
+  echo "          its usr/bin directory on PATH." >&2
+  exit 1
+fi
+if [[ -n "${VERBOSE:-}" ]]; then
+  swift --version >&2
+fi
+exit 0

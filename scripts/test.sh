@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The whole test suite: set up, build the binary and the tests, run them.
+# Extra arguments are passed to `swift test` (e.g. --filter PinTests).
+# Exits non-zero on any build or test failure.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+scripts/setup.sh
+if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
+  export PATH="/opt/swift/usr/bin:$PATH"
+fi
+
+# Integration tests start the real binary.
+swift build --product faultline
+swift build --build-tests
+export FAULTLINE_BIN="$PWD/.build/debug/faultline"
+
+swift test --skip-build --parallel "$@"
