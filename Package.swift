@@ -34,7 +34,7 @@ let package = Package(
 
         .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
         .testTarget(name: "FaultlineRulesTests", dependencies: ["FaultlineRules"], swiftSettings: strict),
-        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP"], swiftSettings: strict),
+        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineRules"], swiftSettings: strict),
         .testTarget(name: "FaultlineIntegrationTests", swiftSettings: strict),
     ]
 )

@@ -1,0 +1,72 @@
+import Testing
+@testable import FaultlineProxy
+import FaultlineHTTP
+import FaultlineRules
+
+@Suite("Head rewriting")
+struct HeadRewriteTests {
+    private func head(_ text: String, kind: HTTP1Decoder.Kind = .request) -> HTTPHead? {
+        let decoder = HTTP1Decoder(kind: kind)
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { decoder.feed($0) }
+        for event in decoder.events {
+            if case .head(let head) = event { return head }
+        }
+        return nil
+    }
+
+    private let upstream = UpstreamConfig(name: "o", host: "origin.internal", port: 8081)
+
+    @Test func requestDropsHopByHopAndAddsForwardingFields() throws {
+        let request = try #require(head("POST /a?b=1 HTTP/1.1\r\nHost: app.example\r\nConnection: keep-alive, X-Hop\r\n"
+            + "X-Hop: secret\r\nKeep-Alive: 5\r\nTE: trailers\r\nProxy-Connection: x\r\nUpgrade: h2c\r\n"
+            + "X-Forwarded-For: 10.0.0.1\r\nVia: 1.1 edge\r\nX-Keep: yes\r\nContent-Length: 3\r\n\r\nabc"))
+        let out = String(decoding: RequestHeadWriter.upstreamHead(for: request, framing: .contentLength(3), clientIP: "127.0.0.9",
+                                                                  scheme: "http", upstream: upstream, upgrade: false), as: UTF8.self)
+        #expect(out == "POST /a?b=1 HTTP/1.1\r\nX-Keep: yes\r\nContent-Length: 3\r\nHost: app.example\r\n"
+            + "X-Forwarded-For: 10.0.0.1, 127.0.0.9\r\nX-Forwarded-Proto: http\r\nX-Forwarded-Host: app.example\r\n"
+            + "Via: 1.1 edge, 1.1 faultline\r\n\r\n")
+    }
+
+    @Test func hostIsRewrittenWhenTheUpstreamAsks() throws {
+        let rewriting = UpstreamConfig(name: "o", host: "origin.internal", port: 8081, hostHeader: .upstream)
+        let request = try #require(head("GET / HTTP/1.0\r\nHost: app.example\r\n\r\n"))
+        let out = String(decoding: RequestHeadWriter.upstreamHead(for: request, framing: .none, clientIP: "::1", scheme: "http",
+                                                                  upstream: rewriting, upgrade: false), as: UTF8.self)
+        #expect(out.contains("\r\nHost: \(rewriting.hostHeaderValue)\r\n"))
+        #expect(out.contains("X-Forwarded-Host: app.example\r\n"))
+        #expect(out.contains("Via: 1.0 faultline\r\n"))
+        #expect(out.hasPrefix("GET / HTTP/1.1\r\n"))
+    }
+
+    @Test func chunkedRequestIsReframedAndUpgradeKept() throws {
+        let chunked = try #require(head("PUT /u HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n"))
+        let out = String(decoding: RequestHeadWriter.upstreamHead(for: chunked, framing: .chunked, clientIP: "1.2.3.4", scheme: "http",
+                                                                  upstream: upstream, upgrade: false), as: UTF8.self)
+        #expect(out.components(separatedBy: "Transfer-Encoding: chunked\r\n").count == 2)
+        let ws = try #require(head("GET /ws HTTP/1.1\r\nHost: h\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: k\r\n\r\n"))
+        let upgraded = String(decoding: RequestHeadWriter.upstreamHead(for: ws, framing: .none, clientIP: "1.2.3.4", scheme: "http",
+                                                                       upstream: upstream, upgrade: true), as: UTF8.self)
+        #expect(upgraded.contains("Connection: upgrade\r\nUpgrade: websocket\r\n"))
+        #expect(upgraded.contains("Sec-WebSocket-Key: k\r\n"))
+    }
+
+    @Test func responseFramingFollowsTheClient() throws {
+        let response = try #require(head("HTTP/1.1 200 OK\r\nConnection: close, X-Drop\r\nX-Drop: 1\r\nServer: o\r\n\r\n", kind: .response))
+        let chunked = String(decoding: ResponseHeadWriter.clientHead(for: response, framing: .chunked, keepAlive: true,
+                                                                     clientMinorVersion: 1, upgrade: false), as: UTF8.self)
+        #expect(chunked == "HTTP/1.1 200 OK\r\nServer: o\r\nVia: 1.1 faultline\r\nTransfer-Encoding: chunked\r\n\r\n")
+        let closing = String(decoding: ResponseHeadWriter.clientHead(for: response, framing: .untilClose, keepAlive: false,
+                                                                     clientMinorVersion: 0, upgrade: false), as: UTF8.self)
+        #expect(closing == "HTTP/1.1 200 OK\r\nServer: o\r\nVia: 1.1 faultline\r\nConnection: close\r\n\r\n")
+    }
+
+    @Test func localResponsesSayWhatHappened() {
+        let bytes = ResponseHeadWriter.localResponse(status: 502, body: "upstream unreachable\n", keepAlive: false)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
+        #expect(text.contains("Content-Length: 21\r\n"))
+        #expect(text.contains("Connection: close\r\n"))
+        #expect(text.hasSuffix("\r\n\r\nupstream unreachable\n"))
+    }
+}
