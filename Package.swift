@@ -4,6 +4,8 @@ import PackageDescription
 /// Faultline: an HTTP reverse proxy for reproducing outages, verifying certificate pins
 /// and logging traffic with secrets redacted. Layers point downward only (see DESIGN.md).
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// Release builds skip dynamic exclusivity checks on the hot path (debug builds and tests keep them).
+let hotPath: [SwiftSetting] = strict + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
     name: "Faultline",
@@ -22,12 +24,12 @@ let package = Package(
         .systemLibrary(name: "CNghttp2", pkgConfig: "libnghttp2",
                        providers: [.apt(["libnghttp2-dev"])]),
 
-        .target(name: "FaultlineIO", dependencies: ["CLinux"], swiftSettings: strict),
-        .target(name: "FaultlineHTTP", dependencies: ["CLLHTTP"], swiftSettings: strict),
-        .target(name: "FaultlineRules", swiftSettings: strict),
+        .target(name: "FaultlineIO", dependencies: ["CLinux"], swiftSettings: hotPath),
+        .target(name: "FaultlineHTTP", dependencies: ["CLLHTTP"], swiftSettings: hotPath),
+        .target(name: "FaultlineRules", swiftSettings: hotPath),
         .target(name: "FaultlineProxy",
                 dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineRules", "CLinux", "COpenSSL"],
-                swiftSettings: strict),
+                swiftSettings: hotPath),
         .executableTarget(name: "faultline",
                           dependencies: ["FaultlineProxy", "FaultlineRules", "FaultlineIO", "CLinux"],
                           swiftSettings: strict),

@@ -5,8 +5,9 @@ public final class StreamSocket: EventHandler {
     public let fd: Int32
     /// The loop this socket lives on.
     public unowned let loop: EventLoop
-    /// Receives reads and state changes.
-    public weak var delegate: StreamSocketDelegate?
+    /// Receives reads and state changes. Held strongly (a weak reference would put both
+    /// objects on Swift's slow reference-counting path) and released when the socket closes.
+    public var delegate: StreamSocketDelegate?
     /// The peer's address, when known.
     public let peer: SocketAddress?
 
@@ -117,6 +118,7 @@ public final class StreamSocket: EventHandler {
     public func close(reset: Bool = false) {
         guard !isClosed else { return }
         isClosed = true
+        delegate = nil
         if let lingerTimer { loop.cancel(lingerTimer) }
         loop.deregister(fd)
         if reset { Sockets.setResetOnClose(fd) }

@@ -66,9 +66,6 @@ final class DownstreamConnection: StreamSocketDelegate {
 
     func socketDidReadEOF(_ socket: StreamSocket) {
         // Like nginx, a client that closes its side has given up: cancel the upstream work.
-        if phase == .tunnel, let upstream = exchange?.upstream {
-            upstream.socket.closeGracefully()
-        }
         abort()
     }
 
@@ -88,15 +85,12 @@ final class DownstreamConnection: StreamSocketDelegate {
 
     /// Stops the exchange in progress, if any, and closes both sides now.
     func abort() {
-        if let upstream = exchange?.upstream {
-            upstream.close()
-        }
-        exchange = nil
         closeNow()
     }
 
-    /// Closes the client connection at once (no lingering).
+    /// Closes the client connection at once (no lingering), cancelling any upstream work.
     func closeNow() {
+        cancelExchange()
         guard phase != .closed else { return }
         phase = .closed
         socket.close()
@@ -105,10 +99,17 @@ final class DownstreamConnection: StreamSocketDelegate {
 
     /// Flushes what is queued, then closes.
     func closeAfterFlush() {
+        cancelExchange()
         guard phase != .closed else { return }
         phase = .closed
         socket.closeGracefully()
         context.connectionClosed(self)
+    }
+
+    /// Closes the upstream side of an unfinished exchange (it cannot be reused mid-message).
+    private func cancelExchange() {
+        exchange?.upstream?.close()
+        exchange = nil
     }
 
     /// Process shutdown: idle connections close now, busy ones after their exchange.

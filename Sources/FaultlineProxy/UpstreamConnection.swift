@@ -17,9 +17,11 @@ final class UpstreamConnection: StreamSocketDelegate {
     /// When it became idle in the pool (monotonic ns).
     var idleSince: UInt64 = 0
     /// The pool that holds it while idle.
-    weak var pool: UpstreamPool?
+    var pool: UpstreamPool?
 
-    private weak var owner: UpstreamConnectionOwner?
+    /// Held strongly and cleared whenever the exchange ends, so no weak reference (and its
+    /// slow reference counting) sits on the hot path.
+    private var owner: UpstreamConnectionOwner?
     private let decoder = HTTP1Decoder(kind: .response)
     private var lastHeadWasInterim = false
     private var tunneling = false
