@@ -126,6 +126,11 @@ public enum Sockets {
         cl_socket_error(fd)
     }
 
+    /// Bytes received and not yet read, or -1 if unknown.
+    public static func readableBytes(_ fd: Int32) -> Int {
+        Int(cl_readable_bytes(fd))
+    }
+
     /// Shuts the write side (FIN) after everything queued is sent.
     public static func shutdownWrite(_ fd: Int32) {
         _ = shutdown(fd, Int32(SHUT_WR))

@@ -19,6 +19,7 @@ public final class StreamSocket: EventHandler {
     public private(set) var isReading = true
 
     private var outbound = OutboundBuffer()
+    private var corked = false
     private var watched: UInt32 = 0
     private var lingering = false
     private var lingerTimer: TimerID?
@@ -55,7 +56,7 @@ public final class StreamSocket: EventHandler {
     public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !isClosed else { return false }
         guard !bytes.isEmpty else { return true }
-        if outbound.isEmpty && !isConnecting {
+        if outbound.isEmpty && !isConnecting && !corked {
             switch Sockets.write(fd, bytes) {
             case .success(let written):
                 if written < bytes.count {
@@ -82,7 +83,7 @@ public final class StreamSocket: EventHandler {
     @discardableResult
     public func write(_ first: [UInt8], _ second: UnsafeRawBufferPointer) -> Bool {
         guard !isClosed else { return false }
-        guard outbound.isEmpty && !isConnecting && !second.isEmpty else {
+        guard outbound.isEmpty && !isConnecting && !corked && !second.isEmpty else {
             return first.withUnsafeBytes { write($0) } && write(second)
         }
         return first.withUnsafeBytes { head -> Bool in
@@ -101,6 +102,19 @@ public final class StreamSocket: EventHandler {
                 return false
             }
         }
+    }
+
+    /// Holds writes back until `uncork()`, so that the parts of a message produced while
+    /// handling one read leave in one system call (and one packet) instead of several.
+    public func cork() {
+        corked = true
+    }
+
+    /// Sends what `cork()` held back.
+    public func uncork() {
+        guard corked else { return }
+        corked = false
+        if !isClosed && !isConnecting && !outbound.isEmpty { flushOutbound() }
     }
 
     // MARK: Reading
@@ -125,13 +139,23 @@ public final class StreamSocket: EventHandler {
         Sockets.close(fd)
     }
 
-    /// Sends what is queued, then FIN, then reads and discards until the peer closes (or a
-    /// short grace period ends) so that unread input does not turn our close into an RST that
-    /// destroys the response in flight.
+    /// Sends what is queued, then FIN. If the peer may still be sending, reads and discards
+    /// until it closes (or a short grace period ends) so that unread input does not turn our
+    /// close into an RST that destroys the response in flight.
     public func closeGracefully(graceMilliseconds: Int = 2000) {
         guard !isClosed, !lingering else { return }
-        lingering = true
+        corked = false
         delegate = nil
+        if !isConnecting && !outbound.isEmpty && outbound.flush(to: fd) != nil {
+            close()
+            return
+        }
+        if outbound.isEmpty && Sockets.readableBytes(fd) == 0 {
+            // Nothing unread: the kernel sends FIN after the queued bytes, no RST risk.
+            close()
+            return
+        }
+        lingering = true
         isReading = true
         lingerTimer = loop.schedule(afterMilliseconds: graceMilliseconds) { [weak self] in
             self?.close()

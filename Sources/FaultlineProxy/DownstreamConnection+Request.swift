@@ -5,6 +5,7 @@ import FaultlineRules
 extension DownstreamConnection {
     /// Feeds request bytes to the decoder and acts on what it found.
     func decode(_ bytes: UnsafeRawBufferPointer) {
+        defer { releaseUpstreamCork() }
         if phase == .idle {
             phase = .readingHead
             deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
@@ -118,6 +119,9 @@ extension DownstreamConnection {
         }
         exchange.upstream = connection
         connection.begin(owner: self, headRequest: exchange.isHeadRequest)
+        // The head and the body bytes that came with it leave together when decoding ends.
+        connection.socket.cork()
+        corkedUpstream = connection
         let now = context.loop.now
         if connection.socket.isConnecting {
             deadline.arm(.upstreamConnect, now: now, milliseconds: upstreamConfig.timeouts.connectMs)
@@ -147,7 +151,6 @@ extension DownstreamConnection {
         } else {
             upstream.socket.write(bytes)
         }
-        if upstream.socket.pendingWriteBytes > 0 { socket.setReading(false) }
         if deadline.kind == .clientBody {
             deadline.arm(.clientBody, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
         }
@@ -178,6 +181,17 @@ extension DownstreamConnection {
         if lastRequestWasHead, let end = bytes.firstRange(of: [13, 10, 13, 10]) { bytes.removeSubrange(end.upperBound...) }
         socket.write(bytes)
         finishExchange(keepAlive: keepAlive)
+    }
+
+    /// Sends what was written upstream while decoding and applies backpressure to the client.
+    func releaseUpstreamCork() {
+        if let corked = corkedUpstream {
+            corkedUpstream = nil
+            corked.socket.uncork()
+        }
+        if phase != .closed, let upstream = exchange?.upstream, upstream.socket.pendingWriteBytes > 0 {
+            socket.setReading(false)
+        }
     }
 
     /// Relays client bytes to the upstream after a 101.

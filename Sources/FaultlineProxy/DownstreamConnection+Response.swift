@@ -2,6 +2,17 @@ import FaultlineHTTP
 import FaultlineIO
 
 extension DownstreamConnection: UpstreamConnectionOwner {
+    func upstreamWillDeliver(_ upstream: UpstreamConnection) {
+        socket.cork()
+    }
+
+    func upstreamDidDeliver(_ upstream: UpstreamConnection) {
+        socket.uncork()
+        if socket.pendingWriteBytes > 0, let current = exchange?.upstream, current === upstream {
+            upstream.socket.setReading(false)
+        }
+    }
+
     func upstreamDidConnect(_ upstream: UpstreamConnection) {
         guard let exchange else { return }
         let now = context.loop.now
@@ -66,7 +77,6 @@ extension DownstreamConnection: UpstreamConnectionOwner {
         } else {
             socket.write(bytes)
         }
-        if socket.pendingWriteBytes > 0 { upstream.socket.setReading(false) }
         deadline.arm(.upstreamResponse, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.responseMs)
     }
 
@@ -116,6 +126,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
         if upstream.isReused && exchange.canRetry, case .connectionLost = failure.retryClass {
             exchange.retried = true
             connectUpstream(exchange, fresh: true)
+            releaseUpstreamCork()
             return
         }
         failBeforeResponse(status: failure.status, message: failure.message)

@@ -30,6 +30,8 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// A response Faultline answers itself, sent when the request has been read.
     var pendingLocalResponse: (status: Int, message: String)?
     var draining = false
+    /// The upstream whose writes are held back until the current decoding pass ends.
+    var corkedUpstream: UpstreamConnection?
     /// Whether the request in progress allows keep-alive, and whether it is a HEAD.
     var lastRequestKeepAlive = true
     var lastRequestWasHead = false

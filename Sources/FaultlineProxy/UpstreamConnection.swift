@@ -73,7 +73,9 @@ final class UpstreamConnection: StreamSocketDelegate {
             return
         }
         sawResponseBytes = true
+        owner.upstreamWillDeliver(self)
         decode(bytes, owner: owner)
+        owner.upstreamDidDeliver(self)
     }
 
     func socketDidReadEOF(_ socket: StreamSocket) {

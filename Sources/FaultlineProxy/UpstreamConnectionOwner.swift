@@ -2,6 +2,10 @@ import FaultlineHTTP
 
 /// The exchange an upstream connection currently serves; calls happen on the loop.
 protocol UpstreamConnectionOwner: AnyObject {
+    /// Events from one read are about to be delivered (the owner may batch its writes).
+    func upstreamWillDeliver(_ upstream: UpstreamConnection)
+    /// Events from one read have been delivered.
+    func upstreamDidDeliver(_ upstream: UpstreamConnection)
     /// The TCP connection is established.
     func upstreamDidConnect(_ upstream: UpstreamConnection)
     /// A response head arrived (interim ones included).

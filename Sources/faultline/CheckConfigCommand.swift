@@ -31,11 +31,8 @@ enum CheckConfigCommand {
             _ = try ConfigSnapshot(config: config, generation: 0)
             Console.out("\(path): OK (\(config.listeners.count) listener(s), \(config.upstreams.count) upstream(s), \(config.routes.count) route(s))")
             return .ok
-        } catch let errors as ConfigErrors {
-            Console.err(errors.withFile(path).description)
-            return .invalidConfig
         } catch {
-            Console.err("\(path): \(error)")
+            Console.err(error.withFile(path).description)
             return .invalidConfig
         }
     }

@@ -7,6 +7,7 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/ioctl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
@@ -50,6 +51,12 @@ static inline int cl_set_linger_zero(int fd) {
 }
 static inline int cl_set_int_option(int fd, int level, int name, int value) {
     return setsockopt(fd, level, name, &value, sizeof value);
+}
+/* Bytes waiting in the receive buffer, or -1. */
+static inline int cl_readable_bytes(int fd) {
+    int count = 0;
+    if (ioctl(fd, FIONREAD, &count) != 0) return -1;
+    return count;
 }
 static inline int cl_socket_error(int fd) {
     int err = 0; socklen_t len = sizeof err;
