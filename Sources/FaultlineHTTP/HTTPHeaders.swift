@@ -103,6 +103,15 @@ public struct HTTPHeaders: Sendable {
         return nil
     }
 
+    /// How many fields are named `lowercaseName` (case-insensitive).
+    public func count(of lowercaseName: StaticString) -> Int {
+        var total = 0
+        for index in fields.indices where withField(index, { name, _ in ASCII.equalsIgnoringCase(name, lowercaseName) }) {
+            total += 1
+        }
+        return total
+    }
+
     /// The value of field `index` as a String.
     public func value(at index: Int) -> String {
         withField(index) { _, value in String(decoding: value, as: UTF8.self) }

@@ -38,6 +38,33 @@ public enum Sockets {
         return fd
     }
 
+    /// `count` listening sockets on one address, one per event loop, sharing the port through
+    /// SO_REUSEPORT; returns them with the address actually bound (the real port for port 0).
+    ///
+    /// A fixed port is first bound once without SO_REUSEPORT: otherwise a second process of the
+    /// same user could silently share the port and take half the connections.
+    public static func listenGroup(on address: SocketAddress, count: Int) throws(IOError) -> (fds: [Int32], bound: SocketAddress) {
+        if address.port != 0 {
+            close(try listen(on: address, reusePort: false))
+        }
+        let first = try listen(on: address, reusePort: true)
+        guard let bound = localAddress(of: first) else {
+            let error = IOError.last("getsockname")
+            close(first)
+            throw error
+        }
+        var fds = [first]
+        for _ in 1..<max(1, count) {
+            do {
+                fds.append(try listen(on: bound, reusePort: true))
+            } catch {
+                fds.forEach(close)
+                throw error
+            }
+        }
+        return (fds, bound)
+    }
+
     /// Starts a non-blocking connect; returns the descriptor (connection may be in progress).
     public static func connect(to address: SocketAddress) throws(IOError) -> Int32 {
         let fd = cl_socket_nonblocking(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue))

@@ -20,11 +20,13 @@ public final class StreamSocket: EventHandler {
 
     private var outbound = OutboundBuffer()
     private var corked = false
+    private var sawEndOfFile = false
     private var watched: UInt32 = 0
     private var lingering = false
     private var lingerTimer: TimerID?
 
-    /// Wraps an accepted or connecting descriptor and registers it with `loop`.
+    /// Wraps an accepted or connecting descriptor and registers it with `loop`. If registration
+    /// fails the descriptor stays open: the caller closes it.
     public init(fd: Int32, loop: EventLoop, peer: SocketAddress?, connecting: Bool = false) throws(IOError) {
         self.fd = fd
         self.loop = loop
@@ -119,9 +121,9 @@ public final class StreamSocket: EventHandler {
 
     // MARK: Reading
 
-    /// Pauses or resumes reading (backpressure).
+    /// Pauses or resumes reading (backpressure). Reading never resumes after end of file.
     public func setReading(_ reading: Bool) {
-        guard reading != isReading, !isClosed else { return }
+        guard reading != isReading, !isClosed, !(reading && sawEndOfFile) else { return }
         isReading = reading
         updateInterest()
     }
@@ -223,6 +225,7 @@ public final class StreamSocket: EventHandler {
                     close()
                 } else {
                     isReading = false
+                    sawEndOfFile = true
                     updateInterest()
                     delegate?.socketDidReadEOF(self)
                 }

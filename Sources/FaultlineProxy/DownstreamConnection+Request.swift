@@ -61,6 +61,14 @@ extension DownstreamConnection {
             pendingLocalResponse = (405, "CONNECT is not supported: Faultline is a reverse proxy")
             return
         }
+        let hostCount = head.headers.count(of: "host")
+        if hostCount > 1 || (hostCount == 0 && head.versionMinor >= 1) {
+            // RFC 9112 §3.2: an HTTP/1.1 request needs exactly one Host; two disagree about the target.
+            pendingLocalResponse = (400, hostCount == 0 ? "bad request: HTTP/1.1 request without a Host header"
+                                                       : "bad request: more than one Host header")
+            lastRequestKeepAlive = false
+            return
+        }
         let limit = snapshot.config.limits.maxRequestBodyBytes
         if limit > 0, let length = head.contentLength, length > UInt64(limit) {
             pendingLocalResponse = (413, "request body of \(length) bytes exceeds the limit of \(limit) bytes")

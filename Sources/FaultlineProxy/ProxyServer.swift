@@ -30,12 +30,8 @@ public final class ProxyServer: Sendable {
         do {
             for listener in config.listeners {
                 let requested = try SocketAddress.resolve(host: listener.address.host, port: listener.address.port)
-                let first = try Sockets.listen(on: requested, reusePort: true)
-                perLoop[0].append(first)
-                let actual = Sockets.localAddress(of: first) ?? requested
-                for index in 1..<group.loops.count {
-                    perLoop[index].append(try Sockets.listen(on: actual, reusePort: true))
-                }
+                let (fds, actual) = try Sockets.listenGroup(on: requested, count: group.loops.count)
+                for (index, fd) in fds.enumerated() { perLoop[index].append(fd) }
                 bound.append(actual)
             }
         } catch {

@@ -13,28 +13,7 @@ public final class DemoOrigin: Sendable {
     /// Binds `address` (port 0 = ephemeral) with SO_REUSEPORT and serves on every loop of `group`.
     public init(address: SocketAddress, group: EventLoopGroup) throws(IOError) {
         let loops = group.loops
-        if address.port != 0 {
-            // SO_REUSEPORT would let a second origin on the same port silently share it (and
-            // steal half the connections); a plain bind first makes that an EADDRINUSE error.
-            Sockets.close(try Sockets.listen(on: address, reusePort: false))
-        }
-        // The first bind is synchronous so that errors are thrown and an ephemeral port is known
-        // before the other loops bind the same port.
-        let firstFD = try Sockets.listen(on: address, reusePort: true)
-        guard let bound = Sockets.localAddress(of: firstFD) else {
-            let error = IOError.last("getsockname")
-            Sockets.close(firstFD)
-            throw error
-        }
-        var fds = [firstFD]
-        for _ in loops.dropFirst() {
-            do {
-                fds.append(try Sockets.listen(on: bound, reusePort: true))
-            } catch {
-                for fd in fds { Sockets.close(fd) }
-                throw error
-            }
-        }
+        let (fds, bound) = try Sockets.listenGroup(on: address, count: loops.count)
         boundAddress = bound
         acceptors = zip(fds, loops).map { DemoOriginAcceptor(fd: $0, loop: $1) }
         for acceptor in acceptors {
