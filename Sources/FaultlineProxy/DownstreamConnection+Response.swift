@@ -106,7 +106,9 @@ extension DownstreamConnection: UpstreamConnectionOwner {
     }
 
     func upstreamDidDrain(_ upstream: UpstreamConnection) {
-        if phase == .tunnel || !(exchange?.requestComplete ?? true) {
+        // Reading also resumes once the request is complete: that is how a client that gives up
+        // while the upstream thinks is noticed (its EOF), and how pipelined requests queue.
+        if phase != .closed && pipelined.count < Self.pipelineLimit {
             socket.setReading(true)
         }
     }

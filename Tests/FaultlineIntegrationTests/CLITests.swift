@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// The command line as a user meets it: help, version, config checking, exit codes.
+@Suite(.timeLimit(.minutes(1)))
+struct CLITests {
+    @Test func versionAndHelpExitZero() async throws {
+        let version = try await FaultlineProcess.command(["--version"])
+        #expect(version.status == 0)
+        #expect(version.output.hasPrefix("faultline "))
+        for arguments in [["--help"], ["run", "--help"], ["check-config", "--help"], ["demo-origin", "--help"]] {
+            let help = try await FaultlineProcess.command(arguments)
+            #expect(help.status == 0, "faultline \(arguments.joined(separator: " ")) exited \(help.status)")
+            #expect(help.output.contains("Usage"), "no usage text for \(arguments): \(help.output)")
+        }
+    }
+
+    @Test func unknownCommandIsAUsageError() async throws {
+        let result = try await FaultlineProcess.command(["frobnicate"])
+        #expect(result.status == 2)
+        #expect(!result.output.isEmpty)
+    }
+
+    @Test func checkConfigAcceptsAValidFile() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("ok.json", ProxyConfig.single(port: 9).json)
+        let result = try await FaultlineProcess.command(["check-config", path])
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func checkConfigNamesTheFieldPathOfEachError() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("bad.json", """
+        {"listeners": [{"address": "127.0.0.1:0"}],
+         "upstreams": {"demo": {"url": "http://127.0.0.1:9", "timeouts_ms": {"connect": -5}}},
+         "routes": [{"name": "r", "upstream": "x"}],
+         "listner": []}
+        """)
+        let result = try await FaultlineProcess.command(["check-config", path])
+        #expect(result.status == 3)
+        #expect(result.output.contains("routes[0].upstream"), "\(result.output)")
+        #expect(result.output.contains("unknown upstream \"x\""), "\(result.output)")
+        #expect(result.output.contains("upstreams.demo.timeouts_ms.connect"), "\(result.output)")
+        #expect(result.output.contains("listner"), "\(result.output)")
+    }
+
+    @Test func checkConfigReportsInvalidJSON() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("broken.json", "{\"listeners\": [")
+        let result = try await FaultlineProcess.command(["check-config", path])
+        #expect(result.status == 3)
+        #expect(!result.output.isEmpty)
+    }
+
+    @Test func checkConfigWithoutAFileIsAUsageError() async throws {
+        let result = try await FaultlineProcess.command(["check-config"])
+        #expect(result.status == 2)
+    }
+
+    @Test func runWithABadConfigExitsThree() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("bad.json", """
+        {"listeners": [{"address": "127.0.0.1:0"}],
+         "upstreams": {"demo": {"url": "http://127.0.0.1:9"}},
+         "routes": [{"name": "r", "upstream": "nope"}]}
+        """)
+        let result = try await FaultlineProcess.command(["run", "--config", path])
+        #expect(result.status == 3)
+        #expect(result.output.contains("routes[0].upstream"), "\(result.output)")
+        #expect(!result.output.contains("listening on"))
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process whose stdout and stderr go, merged, into an `OutputLog` line by line.
+/// It is killed (SIGKILL) when dropped, so a failing test never leaves it behind.
+final class ChildProcess: @unchecked Sendable {
+    let process: Process
+    let output = OutputLog()
+    let executable: String
+
+    init(executable: String, arguments: [String], directory: URL? = nil) throws {
+        self.executable = executable
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardInput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        self.process = process
+        try process.run()
+        // Close our copy of the write end so the reader sees EOF when the child exits.
+        try? pipe.fileHandleForWriting.close()
+        let reader = pipe.fileHandleForReading
+        let output = self.output
+        let thread = Thread {
+            let fd = reader.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    output.append(buffer[0..<count])
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            output.finish()
+            try? reader.close()
+        }
+        thread.start()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` to the child.
+    func signal(_ signal: Int32) {
+        if process.isRunning { _ = Glibc.kill(pid, signal) }
+    }
+
+    /// Waits for the child to exit and returns its exit status (or 128 + signal).
+    func waitForExit(timeout: Duration) async throws -> Int32 {
+        try await Deadline.poll("\(executable) to exit; output:\n\(output.text)", timeout: timeout) {
+            process.isRunning ? nil : ()
+        }
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// Kills the child at once if it still runs.
+    func kill() {
+        if process.isRunning { _ = Glibc.kill(pid, SIGKILL) }
+    }
+
+    deinit { kill() }
+}

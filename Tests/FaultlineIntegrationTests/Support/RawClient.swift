@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking TCP client for exact bytes: malformed requests, pipelining, WebSocket frames.
+/// Every read is bounded by SO_RCVTIMEO. Use it inside `Blocking.run`, from one task at a time.
+final class RawClient: @unchecked Sendable {
+    private var fd: Int32
+
+    init(port: Int, readTimeout: Duration = .seconds(5)) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestFailure("socket() failed: errno \(errno)") }
+        var address = RawClient.loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw TestFailure("connect to 127.0.0.1:\(port) failed: errno \(code)")
+        }
+        let seconds = readTimeout.components.seconds
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int(readTimeout.components.attoseconds / 1_000_000_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    /// Writes all of `bytes` in as few writes as the kernel allows.
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw TestFailure("send failed: errno \(errno)")
+            }
+            offset += written
+        }
+    }
+
+    func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    enum ReadResult {
+        case bytes([UInt8])
+        case closed
+        case timedOut
+        case reset
+    }
+
+    /// One read: some bytes, EOF, a timeout (SO_RCVTIMEO), or a reset.
+    func readSome() -> ReadResult {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 { return .bytes(Array(buffer[0..<count])) }
+            if count == 0 { return .closed }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .timedOut
+            default: return .reset
+            }
+        }
+    }
+
+    /// Reads until the peer closes (or resets) or `timeout` passes; reports which.
+    func readUntilClose(timeout: Duration = .seconds(5)) -> (bytes: [UInt8], closed: Bool) {
+        let end = ContinuousClock.now + timeout
+        var received: [UInt8] = []
+        while ContinuousClock.now < end {
+            switch readSome() {
+            case .bytes(let bytes): received += bytes
+            case .closed, .reset: return (received, true)
+            case .timedOut: continue
+            }
+        }
+        return (received, false)
+    }
+
+    /// Reads until `count` complete responses have arrived (see `HTTPResponseParser`),
+    /// the peer closes, or `timeout` passes.
+    func readResponses(_ count: Int, timeout: Duration = .seconds(5), headRequests: Int = 0) -> (responses: [ParsedResponse], closed: Bool) {
+        let end = ContinuousClock.now + timeout
+        var received: [UInt8] = []
+        while ContinuousClock.now < end {
+            let parsed = HTTPResponseParser.parse(received)
+            if parsed.count >= count { return (parsed, false) }
+            switch readSome() {
+            case .bytes(let bytes): received += bytes
+            case .closed, .reset: return (HTTPResponseParser.parse(received), true)
+            case .timedOut: continue
+            }
+        }
+        return (HTTPResponseParser.parse(received), false)
+    }
+
+    /// Reads until `marker` appears in what was received, or `timeout` passes.
+    func read(until marker: String, timeout: Duration = .seconds(5)) -> [UInt8] {
+        let end = ContinuousClock.now + timeout
+        let needle = Array(marker.utf8)
+        var received: [UInt8] = []
+        while ContinuousClock.now < end {
+            if received.firstRange(of: needle) != nil { return received }
+            switch readSome() {
+            case .bytes(let bytes): received += bytes
+            case .closed, .reset: return received
+            case .timedOut: continue
+            }
+        }
+        return received
+    }
+
+    func close() {
+        if fd >= 0 { Glibc.close(fd); fd = -1 }
+    }
+
+    deinit { close() }
+}
