@@ -167,7 +167,7 @@ extension DownstreamConnection {
     private func finishRequest() {
         if let local = pendingLocalResponse {
             pendingLocalResponse = nil
-            answerLocally(status: local.status, message: local.message)
+            respondLocally(status: local.status, message: local.message, requestFullyRead: true)
             return
         }
         guard let exchange else { return }
@@ -180,15 +180,6 @@ extension DownstreamConnection {
         if deadline.kind == .clientBody {
             deadline.arm(.upstreamResponse, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.responseMs)
         }
-    }
-
-    /// Answers a fully read request from Faultline itself, keeping the connection if allowed.
-    private func answerLocally(status: Int, message: String) {
-        let keepAlive = lastRequestKeepAlive && !draining && !context.draining
-        var bytes = ResponseHeadWriter.localResponse(status: status, body: message + "\n", keepAlive: keepAlive)
-        if lastRequestWasHead, let end = bytes.firstRange(of: [13, 10, 13, 10]) { bytes.removeSubrange(end.upperBound...) }
-        socket.write(bytes)
-        finishExchange(keepAlive: keepAlive)
     }
 
     /// Sends what was written upstream while decoding and applies backpressure to the client.

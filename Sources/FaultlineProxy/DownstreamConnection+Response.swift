@@ -136,18 +136,10 @@ extension DownstreamConnection: UpstreamConnectionOwner {
 
     /// Answers a gateway error before any response byte was sent.
     func failBeforeResponse(status: Int, message: String) {
-        exchange?.upstream?.close()
         let complete = exchange?.requestComplete ?? false
+        exchange?.upstream?.close()
         exchange = nil
-        if complete {
-            let keepAlive = lastRequestKeepAlive && !draining && !context.draining
-            var bytes = ResponseHeadWriter.localResponse(status: status, body: message + "\n", keepAlive: keepAlive)
-            if lastRequestWasHead, let end = bytes.firstRange(of: [13, 10, 13, 10]) { bytes.removeSubrange(end.upperBound...) }
-            socket.write(bytes)
-            finishExchange(keepAlive: keepAlive)
-        } else {
-            writeLocalAndClose(status: status, message: message)
-        }
+        respondLocally(status: status, message: message, requestFullyRead: complete)
     }
 
     func upstreamTimedOut(_ kind: ConnectionDeadline.Kind) {

@@ -148,19 +148,21 @@ final class DownstreamConnection: StreamSocketDelegate {
 
     /// Writes a complete local response and closes after it is sent.
     func writeLocalAndClose(status: Int, message: String) {
-        guard phase != .closed else { return }
-        let head = lastRequestWasHead && phase != .readingHead
-        var bytes = ResponseHeadWriter.localResponse(status: status, body: message + "\n", keepAlive: false)
-        if head, let end = headEnd(of: bytes) { bytes.removeSubrange(end...) }
-        socket.write(bytes)
-        closeAfterFlush()
+        respondLocally(status: status, message: message, requestFullyRead: false)
     }
 
-    private func headEnd(of bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 3..<bytes.count where bytes[index - 3] == 13 && bytes[index - 2] == 10 && bytes[index - 1] == 13 && bytes[index] == 10 {
-            return index + 1
+    /// Answers from Faultline itself (errors). The connection stays open only if the request
+    /// was read to its end and the client and the process allow keep-alive.
+    func respondLocally(status: Int, message: String, requestFullyRead: Bool) {
+        guard phase != .closed else { return }
+        let keepAlive = requestFullyRead && lastRequestKeepAlive && !draining && !context.draining
+        let includeBody = !(lastRequestWasHead && phase == .exchange)
+        socket.write(ResponseHeadWriter.localResponse(status: status, body: message + "\n", keepAlive: keepAlive,
+                                                      includeBody: includeBody))
+        if keepAlive {
+            finishExchange(keepAlive: true)
+        } else {
+            closeAfterFlush()
         }
-        return nil
     }
 }

@@ -48,8 +48,10 @@ enum ResponseHeadWriter {
         return out
     }
 
-    /// A complete response Faultline writes itself (errors): plain text, Content-Length.
-    static func localResponse(status: Int, body: String, keepAlive: Bool, extraHeaders: [(String, String)] = []) -> [UInt8] {
+    /// A complete response Faultline writes itself (errors): plain text, Content-Length; the
+    /// body is left out for a HEAD request (`includeBody` false) but its length still declared.
+    static func localResponse(status: Int, body: String, keepAlive: Bool, includeBody: Bool = true,
+                              extraHeaders: [(String, String)] = []) -> [UInt8] {
         var out: [UInt8] = []
         let bodyBytes = Array(body.utf8)
         HTTP1Encoder.appendStatusLine(status: status, reason: [], into: &out)
@@ -66,7 +68,7 @@ enum ResponseHeadWriter {
             HTTP1Encoder.appendField("Connection", "close".utf8, into: &out)
         }
         out.append(contentsOf: "\r\n".utf8)
-        out.append(contentsOf: bodyBytes)
+        if includeBody { out.append(contentsOf: bodyBytes) }
         return out
     }
 }
