@@ -70,6 +70,9 @@ public final class StreamSocket: EventHandler {
             }
         } else {
             outbound.append(bytes)
+            // Corked bytes are sent by `uncork()`; asking epoll for writability now would cost
+            // two epoll_ctl calls per message for nothing.
+            if corked { return true }
         }
         updateInterest()
         return true

@@ -1,53 +1,60 @@
 import FaultlineIO
 
 /// Idle upstream connections of one loop, per address, most recently used first.
+///
+/// A short array scanned linearly: a proxy has a handful of upstreams, and comparing two
+/// small addresses is cheaper than hashing one on every request.
 final class UpstreamPool {
-    private var idle: [SocketAddress: [UpstreamConnection]] = [:]
-    /// Connections this pool handed out again instead of opening new ones.
-    private(set) var reuseCount = 0
+    private struct Entry {
+        let address: SocketAddress
+        var idle: [UpstreamConnection]
+    }
+
+    private var entries: [Entry] = []
 
     /// Takes an idle connection to `address`, if one is open.
     func take(_ address: SocketAddress) -> UpstreamConnection? {
-        guard var list = idle[address] else { return nil }
-        while let connection = list.popLast() {
+        guard let index = entries.firstIndex(where: { $0.address == address }) else { return nil }
+        while let connection = entries[index].idle.popLast() {
             if !connection.socket.isClosed {
-                idle[address] = list
                 connection.pool = nil
-                reuseCount += 1
                 return connection
             }
         }
-        idle[address] = nil
         return nil
     }
 
     /// Parks `connection` unless the pool for its address holds `maxIdle` already.
     func put(_ connection: UpstreamConnection, maxIdle: Int, now: UInt64) {
-        var list = idle[connection.address] ?? []
-        guard list.count < maxIdle else {
+        let index: Int
+        if let existing = entries.firstIndex(where: { $0.address == connection.address }) {
+            index = existing
+        } else {
+            entries.append(Entry(address: connection.address, idle: []))
+            index = entries.count - 1
+        }
+        guard entries[index].idle.count < maxIdle else {
             connection.close()
             return
         }
         connection.detachForReuse()
         connection.idleSince = now
         connection.pool = self
-        list.append(connection)
-        idle[connection.address] = list
+        entries[index].idle.append(connection)
     }
 
     /// Forgets `connection` (it closed or failed while idle).
     func remove(_ connection: UpstreamConnection) {
-        guard var list = idle[connection.address] else { return }
-        list.removeAll { $0 === connection }
-        idle[connection.address] = list.isEmpty ? nil : list
         connection.pool = nil
+        guard let index = entries.firstIndex(where: { $0.address == connection.address }) else { return }
+        entries[index].idle.removeAll { $0 === connection }
     }
 
     /// Closes connections idle for longer than `idleNanoseconds(address)` allows.
     func closeExpired(now: UInt64, idleNanoseconds: (SocketAddress) -> UInt64) {
-        for (address, list) in idle {
-            let limit = idleNanoseconds(address)
-            for connection in list where now &- connection.idleSince >= limit {
+        for entry in entries {
+            let limit = idleNanoseconds(entry.address)
+            for connection in entry.idle where now &- connection.idleSince >= limit {
                 connection.close()
             }
         }
@@ -55,8 +62,8 @@ final class UpstreamPool {
 
     /// Closes every idle connection (drain, shutdown).
     func closeAll() {
-        let all = idle.values.flatMap { $0 }
-        idle.removeAll()
+        let all = entries.flatMap(\.idle)
+        entries.removeAll()
         for connection in all {
             connection.pool = nil
             connection.close()
