@@ -10,6 +10,9 @@ enum CommandLineInterface {
       faultline run [--config FILE] [--listen ADDR] [--upstream URL] [--workers N]
       faultline check-config FILE
       faultline demo-origin [--listen ADDR] [--workers N]
+      faultline certs init [--dir certs] [--names localhost,127.0.0.1,...]
+      faultline pins compute <file | host:port> [--format text|json]
+      faultline pins check <host:port> --pins PIN,... [--candidate PIN,...] [--ca FILE]
       faultline --version
       faultline <command> --help
 
@@ -35,6 +38,10 @@ enum CommandLineInterface {
             return CheckConfigCommand.main(rest)
         case "demo-origin":
             return DemoOriginCommand.main(rest)
+        case "certs":
+            return CertsCommand.main(rest)
+        case "pins":
+            return PinsCommand.main(rest)
         default:
             Console.err("faultline: unknown command \"\(command)\"\n\n\(usage)")
             return .usage

@@ -1,0 +1,1 @@
+// FaultlineTLS: OpenSSL behind a private import; see TLSSession.
