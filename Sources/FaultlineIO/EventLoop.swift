@@ -21,6 +21,8 @@ public final class EventLoop: @unchecked Sendable {
     /// A buffer reads land in; whoever reads must finish with the bytes before returning.
     public let readBuffer: UnsafeMutableRawBufferPointer
 
+    private var plaintextScratch: [UInt8] = []
+    private var ciphertextScratch: [UInt8] = []
     private let epollFD: Int32
     private let wakeFD: Int32
     private var slots: [Slot?] = []
@@ -85,6 +87,37 @@ public final class EventLoop: @unchecked Sendable {
         guard Int(fd) < slots.count, slots[Int(fd)] != nil else { return }
         slots[Int(fd)] = nil
         epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
+    }
+
+    // MARK: Scratch buffers
+
+    /// Lends the loop's plaintext buffer (TLS decryption), empty; give it back when done.
+    /// Reentrant use gets a fresh buffer instead.
+    public func takePlaintextScratch() -> [UInt8] {
+        var buffer: [UInt8] = []
+        swap(&buffer, &plaintextScratch)
+        return buffer
+    }
+
+    /// Returns the buffer lent by `takePlaintextScratch`, keeping its capacity.
+    public func returnPlaintextScratch(_ buffer: [UInt8]) {
+        var buffer = buffer
+        buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+        plaintextScratch = buffer
+    }
+
+    /// Lends the loop's ciphertext buffer (TLS encryption), empty; give it back when done.
+    public func takeCiphertextScratch() -> [UInt8] {
+        var buffer: [UInt8] = []
+        swap(&buffer, &ciphertextScratch)
+        return buffer
+    }
+
+    /// Returns the buffer lent by `takeCiphertextScratch`, keeping its capacity.
+    public func returnCiphertextScratch(_ buffer: [UInt8]) {
+        var buffer = buffer
+        buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+        ciphertextScratch = buffer
     }
 
     // MARK: Timers

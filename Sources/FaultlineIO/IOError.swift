@@ -9,11 +9,19 @@ public struct IOError: Error, Sendable, CustomStringConvertible {
     public let operation: String
     /// The errno value.
     public let code: Int32
+    /// A reason that says more than errno can (a TLS verification failure), shown instead of it.
+    public let detail: String?
 
     /// Creates an error from an operation name and errno.
-    public init(_ operation: String, code: Int32) {
+    public init(_ operation: String, code: Int32, detail: String? = nil) {
         self.operation = operation
         self.code = code
+        self.detail = detail
+    }
+
+    /// A secure channel (TLS) failure with the transformer's reason.
+    public static func secureChannel(_ reason: String, peer: SocketAddress?) -> IOError {
+        IOError("TLS with \(peer?.description ?? "peer")", code: EPROTO, detail: reason)
     }
 
     /// Creates an error from the current errno.
@@ -23,7 +31,7 @@ public struct IOError: Error, Sendable, CustomStringConvertible {
 
     /// "connect to 127.0.0.1:8081: Connection refused".
     public var description: String {
-        "\(operation): \(String(cString: strerror(code)))"
+        "\(operation): \(detail ?? String(cString: strerror(code)))"
     }
 
     /// Whether this is ETIMEDOUT.

@@ -1,5 +1,9 @@
 /// A non-blocking TCP connection on one event loop: reads go to the delegate, writes are
 /// queued when the kernel is full, and reading can be paused for backpressure.
+///
+/// With a `ByteTransformer` (TLS) the socket carries ciphertext and its delegate sees only
+/// plaintext; "connected" then means the handshake completed, and application bytes written
+/// before that wait unencrypted until the delegate has seen `socketDidConnect`.
 public final class StreamSocket: EventHandler {
     /// The descriptor (valid until closed).
     public let fd: Int32
@@ -10,117 +14,60 @@ public final class StreamSocket: EventHandler {
     public var delegate: StreamSocketDelegate?
     /// The peer's address, when known.
     public let peer: SocketAddress?
+    /// The secure channel, if any, between this socket and its delegate.
+    public let transformer: ByteTransformer?
 
     /// Whether the socket has been closed.
-    public private(set) var isClosed = false
-    /// Whether a connect is still in progress.
-    public private(set) var isConnecting: Bool
+    public internal(set) var isClosed = false
     /// Whether reads are wanted (false while the other side of a relay is full).
-    public private(set) var isReading = true
+    public internal(set) var isReading = true
 
-    private var outbound = OutboundBuffer()
-    private var corked = false
-    private var sawEndOfFile = false
-    private var watched: UInt32 = 0
-    private var lingering = false
-    private var lingerTimer: TimerID?
+    /// Whether this side connected (rather than accepted): the TLS client.
+    let isClient: Bool
+    var tcpConnecting: Bool
+    var awaitingHandshake: Bool
+    var outbound = OutboundBuffer()
+    /// Plaintext written before the secure channel was ready.
+    var pendingPlaintext: [UInt8] = []
+    var corked = false
+    var sawEndOfFile = false
+    var watched: UInt32 = 0
+    var lingering = false
+    var lingerTimer: TimerID?
 
     /// Wraps an accepted or connecting descriptor and registers it with `loop`. If registration
     /// fails the descriptor stays open: the caller closes it.
-    public init(fd: Int32, loop: EventLoop, peer: SocketAddress?, connecting: Bool = false) throws(IOError) {
+    public init(fd: Int32, loop: EventLoop, peer: SocketAddress?, connecting: Bool = false,
+                transformer: ByteTransformer? = nil) throws(IOError) {
         self.fd = fd
         self.loop = loop
         self.peer = peer
-        isConnecting = connecting
+        self.transformer = transformer
+        tcpConnecting = connecting
+        isClient = connecting
+        awaitingHandshake = transformer != nil
         watched = interest()
         try loop.register(fd, handler: self, events: watched)
     }
 
-    /// Starts connecting to `address` on `loop`; the delegate hears `socketDidConnect` or `didFail`.
-    public static func connect(to address: SocketAddress, on loop: EventLoop) throws(IOError) -> StreamSocket {
+    /// Starts connecting to `address` on `loop`; the delegate hears `socketDidConnect` (after
+    /// the handshake, with a transformer) or `didFail`.
+    public static func connect(to address: SocketAddress, on loop: EventLoop,
+                               transformer: ByteTransformer? = nil) throws(IOError) -> StreamSocket {
         let fd = try Sockets.connect(to: address)
         do {
-            return try StreamSocket(fd: fd, loop: loop, peer: address, connecting: true)
+            return try StreamSocket(fd: fd, loop: loop, peer: address, connecting: true, transformer: transformer)
         } catch {
             Sockets.close(fd)
             throw error
         }
     }
 
+    /// Whether the connection (and its handshake, with a transformer) is still being set up.
+    public var isConnecting: Bool { tcpConnecting || (isClient && awaitingHandshake) }
+
     /// Bytes queued but not yet written.
-    public var pendingWriteBytes: Int { outbound.count }
-
-    // MARK: Writing
-
-    /// Writes `bytes`, queueing what the kernel does not take now. Returns false if the socket
-    /// is closed or the write failed (the socket is then closed and the delegate told).
-    @discardableResult
-    public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard !isClosed else { return false }
-        guard !bytes.isEmpty else { return true }
-        if outbound.isEmpty && !isConnecting && !corked {
-            switch Sockets.write(fd, bytes) {
-            case .success(let written):
-                if written < bytes.count {
-                    outbound.append(UnsafeRawBufferPointer(rebasing: bytes[written...]))
-                }
-            case .failure(let error):
-                fail(error)
-                return false
-            }
-        } else {
-            outbound.append(bytes)
-            // Corked bytes are sent by `uncork()`; asking epoll for writability now would cost
-            // two epoll_ctl calls per message for nothing.
-            if corked { return true }
-        }
-        updateInterest()
-        return true
-    }
-
-    /// Writes `bytes`.
-    @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { write($0) }
-    }
-
-    /// Writes two buffers with one system call when nothing is queued (head + body).
-    @discardableResult
-    public func write(_ first: [UInt8], _ second: UnsafeRawBufferPointer) -> Bool {
-        guard !isClosed else { return false }
-        guard outbound.isEmpty && !isConnecting && !corked && !second.isEmpty else {
-            return first.withUnsafeBytes { write($0) } && write(second)
-        }
-        return first.withUnsafeBytes { head -> Bool in
-            switch Sockets.write(fd, head, second) {
-            case .success(let written):
-                if written < head.count {
-                    outbound.append(UnsafeRawBufferPointer(rebasing: head[written...]))
-                    outbound.append(second)
-                } else if written < head.count + second.count {
-                    outbound.append(UnsafeRawBufferPointer(rebasing: second[(written - head.count)...]))
-                }
-                updateInterest()
-                return true
-            case .failure(let error):
-                fail(error)
-                return false
-            }
-        }
-    }
-
-    /// Holds writes back until `uncork()`, so that the parts of a message produced while
-    /// handling one read leave in one system call (and one packet) instead of several.
-    public func cork() {
-        corked = true
-    }
-
-    /// Sends what `cork()` held back.
-    public func uncork() {
-        guard corked else { return }
-        corked = false
-        if !isClosed && !isConnecting && !outbound.isEmpty { flushOutbound() }
-    }
+    public var pendingWriteBytes: Int { outbound.count + pendingPlaintext.count }
 
     // MARK: Reading
 
@@ -151,7 +98,12 @@ public final class StreamSocket: EventHandler {
         guard !isClosed, !lingering else { return }
         corked = false
         delegate = nil
-        if !isConnecting && !outbound.isEmpty && outbound.flush(to: fd) != nil {
+        if let transformer, transformer.isHandshakeComplete, !tcpConnecting {
+            transformer.shutdown()
+            flushTransformerOutput()
+            if isClosed { return }
+        }
+        if !tcpConnecting && !outbound.isEmpty && outbound.flush(to: fd) != nil {
             close()
             return
         }
@@ -175,7 +127,7 @@ public final class StreamSocket: EventHandler {
 
     /// Handles epoll readiness.
     public func handleEvents(_ events: UInt32) {
-        if isConnecting {
+        if tcpConnecting {
             if events & (IOEvents.writable | IOEvents.error | IOEvents.hangup) != 0 {
                 finishConnect()
             }
@@ -191,7 +143,7 @@ public final class StreamSocket: EventHandler {
             if isClosed { return }
         }
         if events & (IOEvents.readable | IOEvents.readHangup | IOEvents.hangup) != 0 {
-            if isReading || lingering {
+            if isReading || lingering || (awaitingHandshake && transformer != nil) {
                 readAvailable()
             } else if events & IOEvents.hangup != 0 {
                 fail(IOError("connection", code: 104))
@@ -205,8 +157,18 @@ public final class StreamSocket: EventHandler {
             fail(IOError("connect to \(peer?.description ?? "upstream")", code: code))
             return
         }
-        isConnecting = false
+        tcpConnecting = false
         updateInterest()
+        if let transformer {
+            // TLS client: send the first flight; the delegate hears of the connection when the
+            // handshake (and certificate verification) has completed.
+            if case .failed(let reason) = transformer.start() {
+                fail(IOError.secureChannel(reason, peer: peer))
+                return
+            }
+            flushTransformerOutput()
+            return
+        }
         delegate?.socketDidConnect(self)
         if !isClosed && !outbound.isEmpty { flushOutbound() }
     }
@@ -215,22 +177,26 @@ public final class StreamSocket: EventHandler {
         let buffer = loop.readBuffer
         // A few reads per wake-up keep large transfers moving without starving other sockets.
         for _ in 0..<4 {
-            guard !isClosed, isReading || lingering else { return }
+            guard !isClosed, isReading || lingering || (awaitingHandshake && transformer != nil) else { return }
             switch Sockets.read(fd, into: buffer) {
             case .bytes(let count):
                 if lingering { continue }
-                delegate?.socket(self, didRead: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+                if transformer != nil {
+                    receiveSecure(bytes)
+                } else {
+                    delegate?.socket(self, didRead: bytes)
+                }
                 if count < buffer.count { return }
             case .wouldBlock:
                 return
             case .endOfFile:
                 if lingering {
                     close()
+                } else if awaitingHandshake && transformer != nil {
+                    fail(IOError.secureChannel("peer closed the connection during the TLS handshake", peer: peer))
                 } else {
-                    isReading = false
-                    sawEndOfFile = true
-                    updateInterest()
-                    delegate?.socketDidReadEOF(self)
+                    reportEndOfFile()
                 }
                 return
             case .failed(let error):
@@ -240,7 +206,14 @@ public final class StreamSocket: EventHandler {
         }
     }
 
-    private func flushOutbound() {
+    func reportEndOfFile() {
+        isReading = false
+        sawEndOfFile = true
+        updateInterest()
+        delegate?.socketDidReadEOF(self)
+    }
+
+    func flushOutbound() {
         if let error = outbound.flush(to: fd) {
             fail(error)
             return
@@ -255,7 +228,7 @@ public final class StreamSocket: EventHandler {
         }
     }
 
-    private func fail(_ error: IOError) {
+    func fail(_ error: IOError) {
         guard !isClosed else { return }
         let delegate = self.delegate
         close()
@@ -264,12 +237,13 @@ public final class StreamSocket: EventHandler {
 
     private func interest() -> UInt32 {
         var events: UInt32 = 0
-        if (isReading || lingering) && !isConnecting { events |= IOEvents.readable | IOEvents.readHangup }
-        if isConnecting || !outbound.isEmpty { events |= IOEvents.writable }
+        let handshaking = awaitingHandshake && transformer != nil
+        if (isReading || lingering || handshaking) && !tcpConnecting { events |= IOEvents.readable | IOEvents.readHangup }
+        if tcpConnecting || !outbound.isEmpty { events |= IOEvents.writable }
         return events
     }
 
-    private func updateInterest() {
+    func updateInterest() {
         guard !isClosed else { return }
         let wanted = interest()
         if wanted != watched {

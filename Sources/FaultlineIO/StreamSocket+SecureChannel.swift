@@ -1,0 +1,52 @@
+extension StreamSocket {
+    /// Feeds network bytes to the transformer, sends what it produced (handshake replies,
+    /// alerts), and passes plaintext on.
+    func receiveSecure(_ bytes: UnsafeRawBufferPointer) {
+        guard let transformer else { return }
+        var plaintext = loop.takePlaintextScratch()
+        defer { loop.returnPlaintextScratch(plaintext) }
+        let event = transformer.receive(bytes, into: &plaintext)
+        flushTransformerOutput()
+        guard !isClosed else { return }
+        switch event {
+        case .failed(let reason):
+            fail(IOError.secureChannel(reason, peer: peer))
+            return
+        case .handshakeCompleted:
+            handshakeCompleted()
+            guard !isClosed else { return }
+        case .none, .closed:
+            break
+        }
+        if !plaintext.isEmpty {
+            plaintext.withUnsafeBytes { delegate?.socket(self, didRead: $0) }
+        }
+        if case .closed = event, !isClosed {
+            reportEndOfFile()
+        }
+    }
+
+    /// The channel is ready: the delegate may inspect it (a TLS client checks pins here and
+    /// closes on mismatch, so that nothing written before reaches the peer), then what was
+    /// written meanwhile is encrypted and sent.
+    private func handshakeCompleted() {
+        awaitingHandshake = false
+        updateInterest()
+        delegate?.socketDidConnect(self)
+        guard !isClosed, !pendingPlaintext.isEmpty else { return }
+        let waiting = pendingPlaintext
+        pendingPlaintext = []
+        waiting.withUnsafeBytes { _ = write($0) }
+    }
+
+    /// Sends the ciphertext the transformer has ready.
+    @discardableResult
+    func flushTransformerOutput() -> Bool {
+        guard let transformer else { return true }
+        var output = loop.takeCiphertextScratch()
+        defer { loop.returnCiphertextScratch(output) }
+        transformer.takeOutput(into: &output)
+        guard !output.isEmpty else { return true }
+        return output.withUnsafeBytes { writeRaw($0) }
+    }
+}

@@ -1,0 +1,87 @@
+extension StreamSocket {
+    /// Writes `bytes`, queueing what the kernel does not take now. Returns false if the socket
+    /// is closed or the write failed (the socket is then closed and the delegate told).
+    @discardableResult
+    public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !isClosed else { return false }
+        guard !bytes.isEmpty else { return true }
+        guard let transformer else { return writeRaw(bytes) }
+        if awaitingHandshake {
+            pendingPlaintext.append(contentsOf: bytes)
+            return true
+        }
+        if case .failed(let reason) = transformer.send(bytes) {
+            fail(IOError.secureChannel(reason, peer: peer))
+            return false
+        }
+        return flushTransformerOutput()
+    }
+
+    /// Writes `bytes`.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    /// Writes two buffers with one system call when nothing is queued (head + body).
+    @discardableResult
+    public func write(_ first: [UInt8], _ second: UnsafeRawBufferPointer) -> Bool {
+        guard !isClosed else { return false }
+        guard transformer == nil, outbound.isEmpty && !tcpConnecting && !corked && !second.isEmpty else {
+            return first.withUnsafeBytes { write($0) } && write(second)
+        }
+        return first.withUnsafeBytes { head -> Bool in
+            switch Sockets.write(fd, head, second) {
+            case .success(let written):
+                if written < head.count {
+                    outbound.append(UnsafeRawBufferPointer(rebasing: head[written...]))
+                    outbound.append(second)
+                } else if written < head.count + second.count {
+                    outbound.append(UnsafeRawBufferPointer(rebasing: second[(written - head.count)...]))
+                }
+                updateInterest()
+                return true
+            case .failure(let error):
+                fail(error)
+                return false
+            }
+        }
+    }
+
+    /// Holds writes back until `uncork()`, so that the parts of a message produced while
+    /// handling one read leave in one system call (and one packet) instead of several.
+    public func cork() {
+        corked = true
+    }
+
+    /// Sends what `cork()` held back.
+    public func uncork() {
+        guard corked else { return }
+        corked = false
+        if !isClosed && !tcpConnecting && !outbound.isEmpty { flushOutbound() }
+    }
+
+    /// Bytes for the wire (ciphertext with a transformer).
+    @discardableResult
+    func writeRaw(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !isClosed else { return false }
+        if outbound.isEmpty && !tcpConnecting && !corked {
+            switch Sockets.write(fd, bytes) {
+            case .success(let written):
+                if written < bytes.count {
+                    outbound.append(UnsafeRawBufferPointer(rebasing: bytes[written...]))
+                }
+            case .failure(let error):
+                fail(error)
+                return false
+            }
+        } else {
+            outbound.append(bytes)
+            // Corked bytes are sent by `uncork()`; asking epoll for writability now would cost
+            // two epoll_ctl calls per message for nothing.
+            if corked { return true }
+        }
+        updateInterest()
+        return true
+    }
+}
