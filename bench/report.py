@@ -59,6 +59,10 @@ def one(run, name):
         return int(run["bytes"]) / secs / 1e6
     if name in ("p50", "p99"):
         return float(run[name + "_us"])
+    if name == "cpu":
+        # CPU microseconds the proxy spent per request: less sensitive to a noisy, shared
+        # machine than throughput, since it does not depend on who else got the cores.
+        return int(run["cpu_us"]) / max(1, int(run["requests"]))
     raise KeyError(name)
 
 
@@ -89,7 +93,7 @@ def fmt(value, kind):
         return f"{value:,.0f}"
     if kind in ("mbps",):
         return f"{value:,.1f}"
-    if kind in ("p50", "p99"):
+    if kind in ("p50", "p99", "cpu"):
         return f"{value:,.1f}"
     if kind == "rss":
         return f"{value / 1024:,.1f}"
@@ -110,6 +114,9 @@ def main():
         ("(3) GET /1m, 8 conns — req/s", "large", "rps", True, "best"),
         ("(3) GET /1m, 8 conns — MB/s", "large", "mbps", True, "best"),
         ("(4) new connection per request, 50 conns — req/s", "close", "rps", True, "best"),
+        ("(1) CPU per request, keep-alive (µs)", "keepalive", "cpu", False, "best"),
+        ("(3) CPU per 1 MiB response (µs)", "large", "cpu", False, "best"),
+        ("(4) CPU per request, new connections (µs)", "close", "cpu", False, "best"),
         ("peak RSS, all processes (MiB)", "rss", "rss", False, "haproxy"),
     ]
 
@@ -159,7 +166,8 @@ def main():
         if fl is not None:
             if ref == "best":
                 named = {p: vals[p] for p in ("nginx", "haproxy") if p in vals}
-                best = max(named, key=named.get) if named else None
+                pick = max if higher else min
+                best = pick(named, key=named.get) if named else None
                 peer = named.get(best)
                 ref_name = LABEL[best] if best else ""
             else:

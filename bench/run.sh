@@ -256,6 +256,24 @@ RESULTS=$WORK/results.tsv
 : >"$RESULTS"
 CRASHED=()
 
+# A process and all its descendants (nginx master + workers).
+descendants() {
+  local pid=$1 child
+  echo "$pid"
+  for child in $(pgrep -P "$pid" 2>/dev/null || true); do descendants "$child"; done
+}
+# CPU time (clock ticks, user + system) of a process tree, every thread counted.
+cpu_ticks() {
+  local total=0 pid task
+  for pid in $(descendants "$1"); do
+    for task in /proc/"$pid"/task/*; do
+      total=$((total + $(awk '{print $14 + $15}' "$task/stat" 2>/dev/null || echo 0)))
+    done
+  done
+  echo "$total"
+}
+HZ=$(getconf CLK_TCK)
+
 # measure PROXY SCENARIO WRK-ARGS... (the URL is the last argument)
 measure() {
   local p=$1 scenario=$2; shift 2
@@ -267,9 +285,13 @@ measure() {
   if ((WARMUP > 0)); then
     timeout "$limit" wrk "$@" -d "${WARMUP}s" >"$WORK/wrk-$p-$scenario-$round.warmup.txt" 2>&1 || true
   fi
+  local cpu0 cpu1
+  cpu0=$(cpu_ticks "${PID[$p]}")
   if timeout "$limit" wrk -s "$BENCH_DIR/stats.lua" -d "${DURATION}s" "$@" >"$out" 2>&1 \
       && grep -q '^BENCH ' "$out"; then
-    printf '%s\t%s\t%s\n' "$p" "$scenario" "$(grep '^BENCH ' "$out" | sed 's/^BENCH //')" >>"$RESULTS"
+    cpu1=$(cpu_ticks "${PID[$p]}")
+    printf '%s\t%s\t%s cpu_us=%d\n' "$p" "$scenario" "$(grep '^BENCH ' "$out" | sed 's/^BENCH //')" \
+      $(( (cpu1 - cpu0) * 1000000 / HZ )) >>"$RESULTS"
   else
     log "$p/$scenario: wrk failed:"; tail -n 5 "$out" >&2 || true
     printf '%s\t%s\tstatus=error\n' "$p" "$scenario" >>"$RESULTS"
@@ -303,11 +325,6 @@ for ((round = 0; round < ROUNDS; round++)); do
 done
 
 # Peak RSS: VmHWM summed over the proxy's process tree (nginx master + workers).
-descendants() {
-  local pid=$1 child
-  echo "$pid"
-  for child in $(pgrep -P "$pid" 2>/dev/null || true); do descendants "$child"; done
-}
 for p in "${PROXIES[@]}"; do
   kb=0
   for pid in $(descendants "${PID[$p]}"); do
