@@ -7,8 +7,10 @@ import FaultlineRules
 final class LoopContext: @unchecked Sendable {
     /// The loop.
     let loop: EventLoop
+    /// What all loops share.
+    let state: ProxyServerState
     /// Open connections across the process.
-    let connections: ConnectionCounter
+    var connections: ConnectionCounter { state.connections }
     /// The config new exchanges on this loop use.
     var snapshot: ConfigSnapshot
     /// Idle upstream connections.
@@ -20,9 +22,9 @@ final class LoopContext: @unchecked Sendable {
     private var listeners: [Listener] = []
     private static let sweepIntervalMilliseconds = 100
 
-    init(loop: EventLoop, connections: ConnectionCounter, snapshot: ConfigSnapshot) {
+    init(loop: EventLoop, state: ProxyServerState, snapshot: ConfigSnapshot) {
         self.loop = loop
-        self.connections = connections
+        self.state = state
         self.snapshot = snapshot
     }
 

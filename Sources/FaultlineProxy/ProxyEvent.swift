@@ -4,6 +4,8 @@ import FaultlineIO
 public enum ProxyEvent: Sendable {
     /// A listener is accepting connections at this address.
     case listening(SocketAddress)
+    /// The admin API is accepting connections at this address.
+    case adminListening(SocketAddress)
     /// A new configuration is in effect.
     case reloaded(generation: Int)
     /// A new configuration was refused; the previous one stays.

@@ -16,9 +16,8 @@ public final class ProxyServer: Sendable {
 
     private let contexts: [LoopContext]
     private let generation = Atomic<Int>(1)
-    private let connections = ConnectionCounter()
-    private let events: @Sendable (ProxyEvent) -> Void
-    private let current: Mutex<ConfigSnapshot>
+    private let state: ProxyServerState
+    private let admin: AdminServer?
 
     /// Binds every listener and starts serving `config` on `workers` loops.
     public init(config: ProxyConfig, events: @escaping @Sendable (ProxyEvent) -> Void) throws {
@@ -41,12 +40,12 @@ public final class ProxyServer: Sendable {
         }
         self.group = group
         self.boundAddresses = bound
-        self.events = events
-        self.current = Mutex(snapshot)
+        let state = ProxyServerState(snapshot: snapshot, events: events)
+        self.state = state
         var contexts: [LoopContext] = []
         contexts.reserveCapacity(group.loops.count)
         for loop in group.loops {
-            contexts.append(LoopContext(loop: loop, connections: connections, snapshot: snapshot))
+            contexts.append(LoopContext(loop: loop, state: state, snapshot: snapshot))
         }
         self.contexts = contexts
         let ready = DispatchSemaphore(value: 0)
@@ -67,35 +66,47 @@ public final class ProxyServer: Sendable {
         }
         for _ in contexts { ready.wait() }
         if let error = failure.withLock({ $0 }) { throw ProxyStartError(message: error) }
+        if let adminConfig = config.admin {
+            let address = try SocketAddress.resolve(host: adminConfig.address.host, port: adminConfig.address.port)
+            let admin = try AdminServer(address: address, loop: group.loops[0], router: AdminRouter(server: state))
+            self.admin = admin
+            events(.adminListening(admin.boundAddress))
+        } else {
+            admin = nil
+        }
         for address in bound { events(.listening(address)) }
     }
 
     /// The snapshot new exchanges use.
-    public var snapshot: ConfigSnapshot { current.withLock { $0 } }
+    public var snapshot: ConfigSnapshot { state.snapshot }
 
     /// Client connections open now, across all loops.
-    public var connectionCount: Int { connections.value }
+    public var connectionCount: Int { state.connectionCount }
+
+    /// Where the admin API listens, if configured.
+    public var adminAddress: SocketAddress? { admin?.boundAddress }
 
     /// Compiles `config` and makes it the one new exchanges use; in-flight ones keep theirs.
     /// A config that does not compile is refused and the current one stays.
     public func reload(_ config: ProxyConfig) throws(ConfigErrors) {
         let next = try ConfigSnapshot(config: config, generation: generation.add(1, ordering: .relaxed).newValue)
-        current.withLock { $0 = next }
+        state.install(next)
         for context in contexts {
             context.loop.execute { context.snapshot = next }
         }
-        events(.reloaded(generation: next.generation))
+        state.events(.reloaded(generation: next.generation))
     }
 
     /// Reports a refused reload (the caller could not even parse the file).
     public func reportReloadFailure(_ message: String) {
-        events(.reloadFailed(message))
+        state.events(.reloadFailed(message))
     }
 
     /// Stops accepting, lets in-flight exchanges finish for up to `timeoutMilliseconds`, then
     /// stops the loops. Blocks the calling thread (not an event loop).
     public func drain(timeoutMilliseconds: Int) {
-        events(.draining(connections: connectionCount))
+        state.events(.draining(connections: connectionCount))
+        admin?.stop()
         for context in contexts {
             context.loop.execute { context.beginDrain() }
         }
@@ -103,7 +114,7 @@ public final class ProxyServer: Sendable {
         while connectionCount > 0 && DispatchTime.now().uptimeNanoseconds < deadline {
             _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(20))
         }
-        events(.drained(abandoned: connectionCount))
+        state.events(.drained(abandoned: connectionCount))
         group.stop()
     }
 

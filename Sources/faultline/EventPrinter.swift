@@ -6,6 +6,8 @@ enum EventPrinter {
         switch event {
         case .listening(let address):
             Console.err("faultline: listening on \(address)")
+        case .adminListening(let address):
+            Console.err("faultline: admin API listening on \(address)")
         case .reloaded(let generation):
             Console.err("faultline: configuration reloaded (generation \(generation))")
         case .reloadFailed(let message):

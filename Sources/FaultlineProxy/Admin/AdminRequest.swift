@@ -1,0 +1,10 @@
+import FaultlineHTTP
+
+/// One decoded admin request.
+struct AdminRequest {
+    let method: String
+    let path: String
+    let query: String
+    let headers: HTTPHeaders
+    let body: [UInt8]
+}
