@@ -8,7 +8,17 @@ enum ConfigKeys {
     static let listener = ["address", "tls"]
     static let admin = ["address", "token"]
     static let demoOrigin = ["address"]
-    static let upstream = ["url", "host_header", "timeouts_ms", "max_idle_connections", "trust", "pins"]
+    static let listenerTLS = ["certificate", "key", "alpn", "min_version", "sni", "drill"]
+    static let sniCertificate = ["server_name", "certificate", "key", "drill"]
+    static let drillCertificate = ["certificate", "key", "label"]
+    static let upstream = [
+        "url", "host_header", "timeouts_ms", "max_idle_connections",
+        "server_name", "trust", "min_version", "verify_hostname", "pins",
+    ]
+    /// The upstream keys that only an https upstream accepts.
+    static let upstreamTLS = ["server_name", "trust", "min_version", "verify_hostname", "pins"]
+    static let upstreamTrust = ["ca_file", "system"]
+    static let pins = ["sha256", "mode", "candidate", "expires", "on_expiry"]
     static let upstreamTimeouts = ["connect", "response", "idle"]
     static let route = ["name", "match", "upstream", "faults"]
     static let routeMatch = ["host", "methods", "path", "path_prefix", "path_glob"]

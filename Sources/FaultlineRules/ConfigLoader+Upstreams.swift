@@ -3,7 +3,7 @@ extension ConfigLoader {
     /// naming a broken upstream are not also reported as naming an unknown one. Names
     /// are nil when the section itself is unusable, which disables that route check.
     static func readUpstreams(
-        _ top: FieldReader, _ diagnostics: inout Diagnostics
+        _ top: FieldReader, _ context: inout LoadContext, _ diagnostics: inout Diagnostics
     ) -> (upstreams: [UpstreamConfig], names: [String]?) {
         let path = top.path("upstreams")
         guard let value = top["upstreams"] else {
@@ -27,7 +27,7 @@ extension ConfigLoader {
                     "expected upstream names of letters, digits, \"_\", \".\" and \"-\", got \(JSONValue.quoted(name))")
                 continue
             }
-            if let upstream = readUpstream(name: name, member, path: Diagnostics.join(path, name), &diagnostics) {
+            if let upstream = readUpstream(name: name, member, path: Diagnostics.join(path, name), &context, &diagnostics) {
                 upstreams.append(upstream)
             }
         }
@@ -35,21 +35,27 @@ extension ConfigLoader {
     }
 
     private static func readUpstream(
-        name: String, _ value: JSONValue, path: String, _ diagnostics: inout Diagnostics
+        name: String, _ value: JSONValue, path: String, _ context: inout LoadContext, _ diagnostics: inout Diagnostics
     ) -> UpstreamConfig? {
         guard let object = FieldReader(value, path: path, known: ConfigKeys.upstream, diagnostics: &diagnostics) else {
             return nil
         }
-        object.refuseReserved("trust", "upstream trust settings are not available in this version", &diagnostics)
-        object.refuseReserved("pins", "certificate pinning is not available in this version", &diagnostics)
-
         var url: UpstreamURL?
-        if let text = object.requiredString("url", expected: "an http:// URL", &diagnostics) {
+        let urlText = object.requiredString("url", expected: "an http:// or https:// URL", &diagnostics)
+        if let urlText {
             do {
-                url = try UpstreamURL(parsing: text)
+                url = try UpstreamURL(parsing: urlText)
             } catch {
                 diagnostics.add(object.path("url"), error)
             }
+        }
+        // The TLS members are checked whenever the URL says https, even if it is otherwise
+        // invalid, so one pass reports everything.
+        var tls: UpstreamTLSConfig?
+        if urlText?.lowercased().hasPrefix("https://") == true {
+            tls = readUpstreamTLS(object, urlHost: url?.host, &context, &diagnostics)
+        } else if url != nil {
+            refuseUpstreamTLSKeys(object, &diagnostics)
         }
 
         var hostHeader = HostHeaderPolicy.preserve
@@ -75,7 +81,7 @@ extension ConfigLoader {
         guard let url else { return nil }
         return UpstreamConfig(
             name: name, scheme: url.scheme, host: url.host, port: url.port, hostHeader: hostHeader,
-            timeouts: timeouts, maxIdleConnections: maxIdle)
+            timeouts: timeouts, maxIdleConnections: maxIdle, tls: tls)
     }
 
     /// `[A-Za-z0-9_.-]+`: names appear in logs, metrics labels and admin URLs.

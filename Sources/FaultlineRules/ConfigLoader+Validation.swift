@@ -1,16 +1,16 @@
 extension ConfigLoader {
     /// Validates the whole document, recording every problem; nil when the root is unusable.
-    static func validate(_ root: JSONValue, _ diagnostics: inout Diagnostics) -> ProxyConfig? {
+    static func validate(_ root: JSONValue, _ context: inout LoadContext, _ diagnostics: inout Diagnostics) -> ProxyConfig? {
         guard let top = FieldReader(root, path: "", known: ConfigKeys.topLevel, diagnostics: &diagnostics) else {
             return nil
         }
         let workers = top.int("workers", in: 0...256, default: 0, &diagnostics)
-        let listeners = readListeners(top, &diagnostics)
+        let listeners = readListeners(top, context, &diagnostics)
         let admin = readAdmin(top, &diagnostics)
         let demoOrigin = top.object("demo_origin", known: ConfigKeys.demoOrigin, &diagnostics)
             .flatMap { readAddress($0, &diagnostics) }
             .map(DemoOriginConfig.init(address:))
-        let (upstreams, upstreamNames) = readUpstreams(top, &diagnostics)
+        let (upstreams, upstreamNames) = readUpstreams(top, &context, &diagnostics)
         let routes = readRoutes(top, upstreamNames: upstreamNames, &diagnostics)
         let clientTimeouts = readClientTimeouts(top, &diagnostics)
         let limits = readLimits(top, &diagnostics)
@@ -40,7 +40,9 @@ extension ConfigLoader {
         }
     }
 
-    private static func readListeners(_ top: FieldReader, _ diagnostics: inout Diagnostics) -> [ListenerConfig] {
+    private static func readListeners(
+        _ top: FieldReader, _ context: LoadContext, _ diagnostics: inout Diagnostics
+    ) -> [ListenerConfig] {
         let path = top.path("listeners")
         guard let value = top["listeners"] else {
             diagnostics.add(path, "expected a non-empty array of listeners, got nothing")
@@ -56,9 +58,11 @@ extension ConfigLoader {
             guard let object = FieldReader(item, path: itemPath, known: ConfigKeys.listener, diagnostics: &diagnostics) else {
                 continue
             }
-            object.refuseReserved("tls", "TLS listeners are not available in this version", &diagnostics)
-            if let address = readAddress(object, &diagnostics) {
-                listeners.append(ListenerConfig(address: address))
+            let address = readAddress(object, &diagnostics)
+            let tlsObject = object.object("tls", known: ConfigKeys.listenerTLS, &diagnostics)
+            let tls = tlsObject.flatMap { readListenerTLS($0, context, &diagnostics) }
+            if let address, tlsObject == nil || tls != nil {
+                listeners.append(ListenerConfig(address: address, tls: tls))
             }
         }
         return listeners

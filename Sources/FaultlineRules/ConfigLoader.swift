@@ -3,8 +3,18 @@ import Foundation
 /// Loads and validates configuration. It walks the JSONSerialization tree by hand rather
 /// than using Codable, whose errors do not name the field and stop at the first problem.
 public enum ConfigLoader {
-    /// Reads and validates the JSON file at `path`; errors carry the file path.
+    /// Reads and validates the JSON file at `path`; errors carry the file path. Relative
+    /// certificate, key and CA paths are resolved against the file's directory and must
+    /// be readable.
     public static func load(path: String) throws(ConfigErrors) -> ProxyConfig {
+        try loadWithWarnings(path: path).config
+    }
+
+    /// Same as `load(path:)`, also returning the warnings (e.g. a pin set without a
+    /// backup); expiry warnings are judged against `now`.
+    public static func loadWithWarnings(
+        path: String, now: Date = Date()
+    ) throws(ConfigErrors) -> (config: ProxyConfig, warnings: [ConfigWarning]) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -14,22 +24,37 @@ public enum ConfigLoader {
                 : "no such file"
             throw ConfigErrors(errors: [ConfigError(path: "", message: reason)], file: path)
         }
-        return try parse(data, file: path)
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return try parseWithWarnings(data, file: path, baseDirectory: directory, now: now)
     }
 
-    /// Validates JSON text; `file` is only used to prefix error messages.
-    public static func parse(_ data: Data, file: String?) throws(ConfigErrors) -> ProxyConfig {
+    /// Validates JSON text; `file` is only used to prefix error messages. Relative file
+    /// paths are resolved against `baseDirectory`, or kept as written when it is nil
+    /// (then they are relative to the working directory). `checkFiles: false` skips the
+    /// check that certificate, key and CA files exist and are readable.
+    public static func parse(
+        _ data: Data, file: String?, baseDirectory: String? = nil, checkFiles: Bool = true
+    ) throws(ConfigErrors) -> ProxyConfig {
+        try parseWithWarnings(data, file: file, baseDirectory: baseDirectory, checkFiles: checkFiles).config
+    }
+
+    /// Same as `parse(_:file:baseDirectory:checkFiles:)`, also returning the warnings;
+    /// expiry warnings are judged against `now`.
+    public static func parseWithWarnings(
+        _ data: Data, file: String?, baseDirectory: String? = nil, checkFiles: Bool = true, now: Date = Date()
+    ) throws(ConfigErrors) -> (config: ProxyConfig, warnings: [ConfigWarning]) {
         let root: JSONValue
         switch JSONValue.parse(data) {
         case .success(let value): root = value
         case .failure(let error): throw ConfigErrors(errors: [error], file: file)
         }
         var diagnostics = Diagnostics()
-        let config = validate(root, &diagnostics)
+        var context = LoadContext(baseDirectory: baseDirectory, checkFiles: checkFiles, now: now)
+        let config = validate(root, &context, &diagnostics)
         guard let config, diagnostics.errors.isEmpty else {
             throw ConfigErrors(errors: diagnostics.errors, file: file)
         }
-        return config
+        return (config, context.warnings)
     }
 
     /// The one-route setup behind `faultline run --listen ADDR --upstream URL` (no file):

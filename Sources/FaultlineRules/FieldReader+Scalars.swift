@@ -47,7 +47,8 @@ extension FieldReader {
         return FieldReader(value, path: path(key), known: known, diagnostics: &diagnostics)
     }
 
-    /// Reports a key that the format reserves for a later version.
+    /// Reports `key`, when present, with `message`: for keys that the format reserves or
+    /// that do not apply here (e.g. pins on an http upstream).
     func refuseReserved(_ key: String, _ message: String, _ diagnostics: inout Diagnostics) {
         if self[key] != nil { diagnostics.add(path(key), message) }
     }

@@ -1,5 +1,5 @@
 /// A condition on the request's Host (port ignored, ASCII case-insensitive).
-public enum HostPattern: Sendable, Equatable, CustomStringConvertible {
+public enum HostPattern: Sendable, Hashable, CustomStringConvertible {
     /// The host must equal this lowercased name or literal (IPv6 in brackets).
     case exact(String)
     /// `*.suffix`: any subdomain of `suffix` (lowercased), but not `suffix` itself.

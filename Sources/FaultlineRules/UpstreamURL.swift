@@ -1,4 +1,4 @@
-/// The parts of an upstream `url` this version supports: `http://host[:port][/]`.
+/// The parts of an upstream `url` this version supports: `http(s)://host[:port][/]`.
 /// Paths are refused because the proxy forwards the client's own path unchanged.
 struct UpstreamURL: Equatable {
     let scheme: String
@@ -9,20 +9,22 @@ struct UpstreamURL: Equatable {
     /// Parses `text`; the thrown error has an empty path for the caller to fill in.
     init(parsing text: String) throws(ConfigError) {
         let lower = text.lowercased()
+        let scheme: String
         if lower.hasPrefix("https://") {
-            throw ConfigError(path: "", message: "https upstreams are not available in this version")
+            scheme = "https"
+        } else if lower.hasPrefix("http://") {
+            scheme = "http"
+        } else {
+            throw ConfigError(path: "", message: "expected an http:// or https:// URL, got \(JSONValue.quoted(text))")
         }
-        guard lower.hasPrefix("http://") else {
-            throw ConfigError(path: "", message: "expected an http:// URL, got \(JSONValue.quoted(text))")
-        }
-        let rest = text.dropFirst("http://".count)
+        let rest = text.dropFirst(scheme.count + 3)
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         let tail = rest[authorityEnd...]
-        let shape = "http://host[:port]"
+        let shape = "\(scheme)://host[:port]"
         if let at = authority.lastIndex(of: "@") {
             // Never echo credentials back into logs or terminals.
-            let redacted = "http://***@" + authority[authority.index(after: at)...] + tail
+            let redacted = "\(scheme)://***@" + authority[authority.index(after: at)...] + tail
             throw ConfigError(path: "", message: "expected \(shape) without user info, got \(JSONValue.quoted(String(redacted)))")
         }
         let got = JSONValue.quoted(text)
@@ -63,7 +65,7 @@ struct UpstreamURL: Equatable {
                 throw ConfigError(path: "", message: "expected \(shape) with a valid host, got \(got)")
             }
         }
-        var port: UInt16 = 80
+        var port: UInt16 = scheme == "https" ? 443 : 80
         if let portPart {
             guard (1...5).contains(portPart.utf8.count),
                   portPart.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
@@ -72,7 +74,7 @@ struct UpstreamURL: Equatable {
             }
             port = parsed
         }
-        self.scheme = "http"
+        self.scheme = scheme
         self.host = hostPart.lowercased()
         self.port = port
     }

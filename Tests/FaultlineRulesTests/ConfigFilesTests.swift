@@ -37,6 +37,9 @@ struct ConfigFilesTests {
             ("upstream", ConfigKeys.upstream), ("upstreamTimeouts", ConfigKeys.upstreamTimeouts),
             ("route", ConfigKeys.route), ("routeMatch", ConfigKeys.routeMatch),
             ("clientTimeouts", ConfigKeys.clientTimeouts), ("limits", ConfigKeys.limits),
+            ("listenerTLS", ConfigKeys.listenerTLS), ("sniCertificate", ConfigKeys.sniCertificate),
+            ("drillCertificate", ConfigKeys.drillCertificate), ("upstreamTrust", ConfigKeys.upstreamTrust),
+            ("pins", ConfigKeys.pins),
         ]
         for (name, known) in pairs {
             let definition = defs[name] as? [String: Any]
@@ -54,11 +57,46 @@ struct ConfigFilesTests {
         #expect(config.upstream(named: "staging")?.hostHeaderValue == "staging.example.com")
     }
 
+    @Test func pinnedUpstreamExampleLoads() throws {
+        // The example names certs/… files that a real setup provides; only their existence is skipped.
+        let examples = configDirectory.appendingPathComponent("examples")
+        let data = try Data(contentsOf: examples.appendingPathComponent("pinned-upstream.json"))
+        let (config, warnings) = try ConfigLoader.parseWithWarnings(
+            data, file: "pinned-upstream.json", baseDirectory: examples.path, checkFiles: false,
+            now: Date(timeIntervalSince1970: 1_767_225_600))
+        #expect(warnings.isEmpty)
+        let staging = try #require(config.upstream(named: "staging"))
+        #expect(staging.isTLS)
+        #expect(staging.tls?.trust == UpstreamTrustConfig(caFile: examples.path + "/certs/staging-ca.pem", system: true))
+        let pins = try #require(staging.pins)
+        #expect(pins.live.count == 2)
+        #expect(pins.candidate.count == 2)
+        #expect(pins.mode == .enforce)
+        #expect(pins.expires != nil)
+        #expect(config.listeners.map(\.isTLS) == [false, true, true])
+        #expect(config.listeners[1].tls?.sni.count == 1)
+        #expect(config.listeners[2].tls?.drill?.label == "expired")
+        // With file checks on, every missing certificate is named.
+        #expect(throws: ConfigErrors.self) {
+            try ConfigLoader.parse(data, file: nil, baseDirectory: examples.path)
+        }
+    }
+
+    @Test func docsHTTPSExampleLoads() throws {
+        let docs = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/config.md"), encoding: .utf8)
+        let blocks = docs.components(separatedBy: "```json\n").dropFirst()
+        let example = try #require(blocks.first { $0.contains("https://") }?.components(separatedBy: "```").first)
+        let config = try ConfigLoader.parse(Data(example.utf8), file: "docs/config.md", checkFiles: false)
+        #expect(config.upstream(named: "staging")?.pins?.live.count == 2)
+        #expect(config.listeners.last?.isTLS == true)
+    }
+
     @Test func docsMentionEveryKey() throws {
         let docs = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/config.md"), encoding: .utf8)
         let all = ConfigKeys.topLevel + ConfigKeys.listener + ConfigKeys.admin + ConfigKeys.upstream
             + ConfigKeys.upstreamTimeouts + ConfigKeys.route + ConfigKeys.routeMatch
-            + ConfigKeys.clientTimeouts + ConfigKeys.limits
+            + ConfigKeys.clientTimeouts + ConfigKeys.limits + ConfigKeys.listenerTLS + ConfigKeys.sniCertificate
+            + ConfigKeys.drillCertificate + ConfigKeys.upstreamTrust + ConfigKeys.pins
         // A key is documented when it appears as `key` or as the tail of `parent.key`.
         let missing = Set(all).filter { !docs.contains("`\($0)`") && !docs.contains(".\($0)`") }
         #expect(missing.isEmpty, "docs/config.md does not document \(missing.sorted())")

@@ -41,8 +41,8 @@ struct ConfigValidationTests {
          #"listeners[0].address: expected [IPv6]:port, got "[::1]80""#),
         (#"{"listeners": [{"address": "[fe80::zz]:80"}], "upstreams": {"demo": {"url": "http://a"}}}"#,
          #"listeners[0].address: expected [IPv6]:port with a valid IPv6 literal, got "[fe80::zz]:80""#),
-        (#"{"listeners": [{"address": "127.0.0.1:80", "tls": {}}], "upstreams": {"demo": {"url": "http://a"}}}"#,
-         "listeners[0].tls: TLS listeners are not available in this version"),
+        (#"{"listeners": [{"address": "127.0.0.1:80", "tls": "on"}], "upstreams": {"demo": {"url": "http://a"}}}"#,
+         #"listeners[0].tls: expected an object, got "on""#),
         // Admin and demo origin.
         (minimal(#""admin": {"token": "t"}"#), "admin.address: expected host:port, got nothing"),
         (minimal(#""admin": {"address": "127.0.0.1:9901", "token": ""}"#), #"admin.token: expected a non-empty string, got """#),
@@ -56,12 +56,16 @@ struct ConfigValidationTests {
          "upstreams: expected an object of named upstreams, got []"),
         (#"{"listeners": [{"address": "127.0.0.1:0"}], "upstreams": {"bad name": {"url": "http://a"}}}"#,
          #"upstreams: expected upstream names of letters, digits, "_", "." and "-", got "bad name""#),
-        (minimal(upstream: "{}"), "upstreams.demo.url: expected an http:// URL, got nothing"),
+        (minimal(upstream: "{}"), "upstreams.demo.url: expected an http:// or https:// URL, got nothing"),
         (minimal(upstream: #""http://a""#), #"upstreams.demo: expected an object, got "http://a""#),
-        (minimal(upstream: #"{"url": "https://staging.example.com"}"#),
-         "upstreams.demo.url: https upstreams are not available in this version"),
-        (minimal(upstream: #"{"url": "ftp://example.com"}"#), #"upstreams.demo.url: expected an http:// URL, got "ftp://example.com""#),
-        (minimal(upstream: #"{"url": "example.com:80"}"#), #"upstreams.demo.url: expected an http:// URL, got "example.com:80""#),
+        (minimal(upstream: #"{"url": "https://staging.example.com/v1"}"#),
+         #"upstreams.demo.url: expected https://host[:port] without a path (the client's path is forwarded as is), got "https://staging.example.com/v1""#),
+        (minimal(upstream: #"{"url": "https://user:pw@example.com"}"#),
+         #"upstreams.demo.url: expected https://host[:port] without user info, got "https://***@example.com""#),
+        (minimal(upstream: #"{"url": "ftp://example.com"}"#),
+         #"upstreams.demo.url: expected an http:// or https:// URL, got "ftp://example.com""#),
+        (minimal(upstream: #"{"url": "example.com:80"}"#),
+         #"upstreams.demo.url: expected an http:// or https:// URL, got "example.com:80""#),
         (minimal(upstream: #"{"url": "http://example.com/api"}"#),
          #"upstreams.demo.url: expected http://host[:port] without a path (the client's path is forwarded as is), got "http://example.com/api""#),
         (minimal(upstream: #"{"url": "http://user:pw@example.com"}"#),
@@ -90,10 +94,12 @@ struct ConfigValidationTests {
         (minimal(upstream: #"{"url": "http://a", "timeouts_ms": 5}"#), "upstreams.demo.timeouts_ms: expected an object, got 5"),
         (minimal(upstream: #"{"url": "http://a", "max_idle_connections": 100001}"#),
          "upstreams.demo.max_idle_connections: expected an integer 0...100000, got 100001"),
-        (minimal(upstream: #"{"url": "http://a", "trust": {"system": true}}"#),
-         "upstreams.demo.trust: upstream trust settings are not available in this version"),
-        (minimal(upstream: #"{"url": "http://a", "pins": {"sha256": []}}"#),
-         "upstreams.demo.pins: certificate pinning is not available in this version"),
+        (minimal(upstream: #"{"url": "http://a", "trust": {"system": true}}"#), "upstreams.demo.trust: trust needs an https upstream"),
+        (minimal(upstream: #"{"url": "http://a", "pins": {"sha256": []}}"#), "upstreams.demo.pins: pins need an https upstream"),
+        (minimal(upstream: #"{"url": "http://a", "server_name": "a"}"#), "upstreams.demo.server_name: server_name needs an https upstream"),
+        (minimal(upstream: #"{"url": "http://a", "min_version": "1.3"}"#), "upstreams.demo.min_version: min_version needs an https upstream"),
+        (minimal(upstream: #"{"url": "http://a", "verify_hostname": true}"#),
+         "upstreams.demo.verify_hostname: verify_hostname needs an https upstream"),
         // Client timeouts and limits.
         (minimal(#""timeouts_ms": {"client_header": 0}"#), "timeouts_ms.client_header: expected an integer 1...86400000, got 0"),
         (minimal(#""timeouts_ms": {"client_idle": "60s"}"#), #"timeouts_ms.client_idle: expected an integer 1...86400000, got "60s""#),
@@ -185,9 +191,9 @@ struct ConfigValidationTests {
         let json = #"""
         {
           "workers": -1,
-          "listeners": [{"address": "8080"}, {"address": "127.0.0.1:8080", "tls": {"certificate": "x"}}],
+          "listeners": [{"address": "8080"}, {"address": "127.0.0.1:8080", "tls": {"certificate": "/nonexistent/x.pem"}}],
           "upstreams": {
-            "demo": {"url": "https://x", "timeouts_ms": {"connect": -5}},
+            "demo": {"url": "https://x/y", "timeouts_ms": {"connect": -5}, "pins": {"sha256": ["sha1/qZk+NkcGgWq6PiVxeFDCbJzQ2J0="]}},
             "staging": {"url": "http://staging", "pins": {}}
           },
           "routes": [
@@ -202,10 +208,12 @@ struct ConfigValidationTests {
             #"colour: unknown key (known: workers, listeners, admin, demo_origin, upstreams, routes, timeouts_ms, limits, seed, log, $schema)"#,
             "workers: expected an integer 0...256, got -1",
             #"listeners[0].address: expected host:port, got "8080""#,
-            "listeners[1].tls: TLS listeners are not available in this version",
-            "upstreams.demo.url: https upstreams are not available in this version",
+            #"listeners[1].tls.certificate: cannot read "/nonexistent/x.pem": No such file or directory"#,
+            "listeners[1].tls.key: expected a file path, got nothing",
+            #"upstreams.demo.url: expected https://host[:port] without a path (the client's path is forwarded as is), got "https://x/y""#,
+            #"upstreams.demo.pins.sha256[0]: only sha256 pins are supported, got a sha1 pin "sha1/qZk+NkcGgWq6PiVxeFDCbJzQ2J0=""#,
             "upstreams.demo.timeouts_ms.connect: expected an integer 1...86400000, got -5",
-            "upstreams.staging.pins: certificate pinning is not available in this version",
+            "upstreams.staging.pins: pins need an https upstream",
             #"routes[0].upstream: unknown upstream "stagin" (known: demo, staging)"#,
             "routes[0].faults: fault injection is not available in this version",
             #"routes[1].match.methods[0]: expected an HTTP method token, got "G T""#,
@@ -216,8 +224,8 @@ struct ConfigValidationTests {
     @Test func brokenUpstreamIsStillAKnownName() {
         // The route names an upstream that exists but is invalid: only the upstream is reported.
         let json = withRoute(#"{"upstream": "demo"}"#)
-            .replacingOccurrences(of: "http://127.0.0.1:8081", with: "https://127.0.0.1")
-        #expect(configErrors(json) == ["upstreams.demo.url: https upstreams are not available in this version"])
+            .replacingOccurrences(of: "http://127.0.0.1:8081", with: "https://127.0.0.1:0")
+        #expect(configErrors(json) == [#"upstreams.demo.url: expected https://host[:port] with a port 1...65535, got "https://127.0.0.1:0""#])
     }
 
     @Test func invalidJSONNamesFileLineAndColumn() {

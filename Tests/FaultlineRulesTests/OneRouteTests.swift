@@ -22,15 +22,28 @@ struct OneRouteTests {
         #expect(table.match(host: "anything", method: "DELETE", path: "/x")?.upstream == upstream)
     }
 
+    @Test func httpsUpstreamGetsDefaultTLS() throws {
+        let config = try ConfigLoader.oneRoute(listen: "127.0.0.1:8443", upstreamURL: "https://Staging.Example.com")
+        let upstream = try #require(config.upstreams.first)
+        #expect(upstream.isTLS)
+        #expect(upstream.port == 443)
+        #expect(upstream.hostHeaderValue == "staging.example.com")
+        #expect(upstream.tls == UpstreamTLSConfig(serverName: "staging.example.com"))
+        #expect(upstream.tls?.trust == UpstreamTrustConfig(caFile: nil, system: true))
+        #expect(upstream.tls?.verifyHostname == true)
+        #expect(upstream.tls?.minVersion == .tls12)
+        #expect(upstream.pins == nil)
+    }
+
     @Test func reportsBothFlags() {
         do {
-            _ = try ConfigLoader.oneRoute(listen: "8080", upstreamURL: "https://staging.example.com")
+            _ = try ConfigLoader.oneRoute(listen: "8080", upstreamURL: "ftp://staging.example.com")
             Issue.record("expected an error")
         } catch {
             #expect(error.file == nil)
             #expect(error.description == """
                 --listen: expected host:port, got "8080"
-                --upstream: https upstreams are not available in this version
+                --upstream: expected an http:// or https:// URL, got "ftp://staging.example.com"
                 """)
         }
     }
