@@ -6,8 +6,10 @@ enum CheckConfigCommand {
     static let usage = """
     Usage: faultline check-config FILE
 
-    Validates FILE (JSON; schema in config/faultline.schema.json), resolves every upstream host
-    and prints every problem with its field path. Exit 0 if valid, 3 if not, 2 on usage errors.
+    Validates FILE (JSON; schema in config/faultline.schema.json), resolves every upstream host,
+    loads every certificate and key, and prints every problem with its field path, then the
+    warnings (e.g. a pin set with no backup). Exit 0 if valid (warnings allowed), 3 if not,
+    2 on usage errors.
     """
 
     static func main(_ arguments: [String]) -> ExitStatus {
@@ -27,9 +29,10 @@ enum CheckConfigCommand {
             return .usage
         }
         do {
-            let config = try ConfigLoader.load(path: path)
+            let (config, warnings) = try ConfigLoader.loadWithWarnings(path: path)
             _ = try ConfigSnapshot(config: config, generation: 0)
-            Console.out("\(path): OK (\(config.listeners.count) listener(s), \(config.upstreams.count) upstream(s), \(config.routes.count) route(s))")
+            for warning in warnings { Console.err("\(path): warning: \(warning)") }
+            Console.out("\(path): OK (\(config.listeners.count) listener(s), \(config.upstreams.count) upstream(s), \(config.routes.count) route(s)\(warnings.isEmpty ? "" : ", \(warnings.count) warning(s)"))")
             return .ok
         } catch {
             Console.err(error.withFile(path).description)

@@ -98,14 +98,20 @@ enum RunCommand {
     static func loadConfig(path: String?, listen: String?, upstream: String?, workers: Int?) throws -> ProxyConfig {
         let config: ProxyConfig
         if let path {
-            config = try ConfigLoader.load(path: path)
+            let (loaded, warnings) = try ConfigLoader.loadWithWarnings(path: path)
+            for warning in warnings { Console.err("faultline: warning: \(warning)") }
+            config = loaded
         } else {
             config = try ConfigLoader.oneRoute(listen: listen ?? "127.0.0.1:8080", upstreamURL: upstream ?? "")
         }
         var listeners = config.listeners
         if path != nil, let listen {
             let address = try SocketAddressSpec(parsing: listen)
-            if listeners.isEmpty { listeners = [ListenerConfig(address: address)] } else { listeners[0] = ListenerConfig(address: address) }
+            if listeners.isEmpty {
+                listeners = [ListenerConfig(address: address)]
+            } else {
+                listeners[0] = ListenerConfig(address: address, tls: listeners[0].tls)
+            }
         }
         return ProxyConfig(workers: workers ?? config.workers, listeners: listeners, admin: config.admin,
                            demoOrigin: config.demoOrigin, upstreams: config.upstreams, routes: config.routes,
