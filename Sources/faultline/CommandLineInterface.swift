@@ -10,9 +10,9 @@ enum CommandLineInterface {
       faultline run [--config FILE] [--listen ADDR] [--upstream URL] [--workers N]
       faultline check-config FILE
       faultline demo-origin [--listen ADDR] [--workers N]
-      faultline certs init [--dir certs] [--names localhost,127.0.0.1,...]
-      faultline pins compute <file | host:port> [--format text|json]
-      faultline pins check <host:port> --pins PIN,... [--candidate PIN,...] [--ca FILE]
+      faultline certs init [--dir certs] [--names localhost,127.0.0.1,...] [--drills] [--force]
+      faultline pins compute <file | host:port> [--format text|json] [--ca FILE]
+      faultline pins check <host:port> --pins PIN,... [--candidate PIN,...] [--ca FILE] [--require-candidate]
       faultline --version
       faultline <command> --help
 
