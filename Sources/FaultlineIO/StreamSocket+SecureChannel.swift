@@ -8,15 +8,14 @@ extension StreamSocket {
         let event = transformer.receive(bytes, into: &plaintext)
         flushTransformerOutput()
         guard !isClosed else { return }
-        switch event {
-        case .failed(let reason):
+        if case .failed(let reason) = event {
             fail(IOError.secureChannel(reason, peer: peer))
             return
-        case .handshakeCompleted:
+        }
+        // The handshake may finish in the same call that brings data or a close.
+        if awaitingHandshake && transformer.isHandshakeComplete {
             handshakeCompleted()
             guard !isClosed else { return }
-        case .none, .closed:
-            break
         }
         if !plaintext.isEmpty {
             plaintext.withUnsafeBytes { delegate?.socket(self, didRead: $0) }

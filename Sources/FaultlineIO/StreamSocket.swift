@@ -48,6 +48,10 @@ public final class StreamSocket: EventHandler {
         awaitingHandshake = transformer != nil
         watched = interest()
         try loop.register(fd, handler: self, events: watched)
+        if let transformer, !connecting {
+            // The server side of a handshake just waits for the ClientHello.
+            _ = transformer.start()
+        }
     }
 
     /// Starts connecting to `address` on `loop`; the delegate hears `socketDidConnect` (after

@@ -1,9 +1,11 @@
 import FaultlineIO
 import FaultlineRules
+import FaultlineTLS
 
 /// A validated configuration compiled for the hot path: routes into a matcher, upstream names
-/// into resolved addresses. Immutable; swapped whole on reload, so an exchange that started
-/// on one snapshot finishes on it.
+/// into resolved addresses, certificates and trust into TLS contexts, pins into digests.
+/// Immutable; swapped whole on reload, so an exchange that started on one snapshot finishes
+/// on it (and a reload is also how new certificates are picked up).
 public final class ConfigSnapshot: Sendable {
     /// The configuration it was compiled from.
     public let config: ProxyConfig
@@ -12,10 +14,15 @@ public final class ConfigSnapshot: Sendable {
     /// Increases by one on every successful reload.
     public let generation: Int
     private let addresses: [String: SocketAddress]
+    /// Per listener (same order as the config), the TLS context if the listener speaks TLS.
+    let listenerTLS: [TLSServerContext?]
+    private let security: [String: UpstreamSecurity]
 
-    /// Compiles `config`, resolving every upstream host (blocking; never on an event loop).
+    /// Compiles `config`: resolves every upstream host (blocking; never on an event loop) and
+    /// loads every certificate, key and CA file. Every problem is reported with its field path.
     public init(config: ProxyConfig, generation: Int) throws(ConfigErrors) {
         var addresses: [String: SocketAddress] = [:]
+        var security: [String: UpstreamSecurity] = [:]
         var errors: [ConfigError] = []
         for upstream in config.upstreams {
             do {
@@ -24,16 +31,57 @@ public final class ConfigSnapshot: Sendable {
                 errors.append(ConfigError(path: "upstreams.\(upstream.name).url",
                                           message: "cannot resolve host \"\(upstream.host)\": \(error)"))
             }
+            if let tls = upstream.tls {
+                do {
+                    security[upstream.name] = try UpstreamSecurity(upstream: upstream, tls: tls)
+                } catch {
+                    errors.append(ConfigError(path: "upstreams.\(upstream.name).trust", message: "\(error)"))
+                }
+            }
+        }
+        var listenerTLS: [TLSServerContext?] = []
+        for (index, listener) in config.listeners.enumerated() {
+            guard let tls = listener.tls else {
+                listenerTLS.append(nil)
+                continue
+            }
+            do {
+                listenerTLS.append(try Self.serverContext(tls))
+            } catch {
+                listenerTLS.append(nil)
+                errors.append(ConfigError(path: "listeners[\(index)].tls", message: "\(error)"))
+            }
         }
         guard errors.isEmpty else { throw ConfigErrors(errors: errors, file: nil) }
         self.config = config
         self.routes = RouteTable(config: config)
         self.generation = generation
         self.addresses = addresses
+        self.security = security
+        self.listenerTLS = listenerTLS
     }
 
     /// The resolved address of the upstream named `name`.
     func address(ofUpstream name: String) -> SocketAddress? {
         addresses[name]
+    }
+
+    /// The TLS settings of the upstream named `name`, if it is https.
+    func security(ofUpstream name: String) -> UpstreamSecurity? {
+        security[name]
+    }
+
+    /// A drill certificate replaces the normal one, so a team can prove their app refuses it.
+    private static func serverContext(_ tls: ListenerTLSConfig) throws(TLSConfigurationError) -> TLSServerContext {
+        var names: [String: TLSCertificateFiles] = [:]
+        for entry in tls.sni {
+            let files = entry.drill.map { TLSCertificateFiles(certificateChainFile: $0.certificate, privateKeyFile: $0.key) }
+                ?? TLSCertificateFiles(certificateChainFile: entry.certificate, privateKeyFile: entry.key)
+            names[entry.serverName.description] = files
+        }
+        return try TLSServerContext(certificateChainFile: tls.drill?.certificate ?? tls.certificate,
+                                    privateKeyFile: tls.drill?.key ?? tls.key,
+                                    alpnProtocols: tls.alpn, serverNames: names,
+                                    minimumVersion: tls.minVersion.tlsVersion)
     }
 }

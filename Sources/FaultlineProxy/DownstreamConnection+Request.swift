@@ -99,7 +99,7 @@ extension DownstreamConnection {
         } else {
             framing = .none
         }
-        let upstreamHead = RequestHeadWriter.upstreamHead(for: head, framing: framing, clientIP: clientIP, scheme: "http",
+        let upstreamHead = RequestHeadWriter.upstreamHead(for: head, framing: framing, clientIP: clientIP, scheme: scheme,
                                                           upstream: route.upstream, upgrade: head.isUpgrade)
         let exchange = Exchange(snapshot: snapshot, route: route, request: head, requestFraming: framing,
                                 upstreamHead: upstreamHead)
@@ -114,12 +114,14 @@ extension DownstreamConnection {
             failBeforeResponse(status: 502, message: "upstream \(upstreamConfig.name) has no address")
             return
         }
+        let security = exchange.snapshot.security(ofUpstream: upstreamConfig.name)
         let connection: UpstreamConnection
-        if !fresh, let pooled = context.pool.take(address) {
+        if !fresh, let pooled = context.pool.take(address, security: security) {
             connection = pooled
         } else {
             do {
-                connection = try UpstreamConnection(address: address, loop: context.loop)
+                connection = try UpstreamConnection(address: address, loop: context.loop, security: security,
+                                                    state: context.state)
             } catch {
                 failBeforeResponse(status: 502, message: UpstreamFailure.connect(error).message)
                 return

@@ -131,15 +131,15 @@ extension DownstreamConnection: UpstreamConnectionOwner {
             releaseUpstreamCork()
             return
         }
-        failBeforeResponse(status: failure.status, message: failure.message)
+        failBeforeResponse(status: failure.status, message: failure.message, contentType: failure.contentType)
     }
 
     /// Answers a gateway error before any response byte was sent.
-    func failBeforeResponse(status: Int, message: String) {
+    func failBeforeResponse(status: Int, message: String, contentType: String = "text/plain; charset=utf-8") {
         let complete = exchange?.requestComplete ?? false
         exchange?.upstream?.close()
         exchange = nil
-        respondLocally(status: status, message: message, requestFullyRead: complete)
+        respondLocally(status: status, message: message, requestFullyRead: complete, contentType: contentType)
     }
 
     func upstreamTimedOut(_ kind: ConnectionDeadline.Kind) {

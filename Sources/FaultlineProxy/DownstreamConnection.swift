@@ -1,6 +1,7 @@
 import FaultlineHTTP
 import FaultlineIO
 import FaultlineRules
+import FaultlineTLS
 
 /// A client connection: decodes requests one at a time (pipelined ones wait their turn),
 /// runs each exchange against an upstream and relays the answer with backpressure.
@@ -38,14 +39,18 @@ final class DownstreamConnection: StreamSocketDelegate {
 
     static let pipelineLimit = 64 * 1024
 
-    init(fd: Int32, peer: SocketAddress?, context: LoopContext) throws(IOError) {
+    /// "https" on a TLS listener, for X-Forwarded-Proto.
+    let scheme: StaticString
+
+    init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?) throws(IOError) {
         self.context = context
         clientIP = peer?.ip ?? "unknown"
+        scheme = tls == nil ? "http" : "https"
         let limits = context.snapshot.config.limits
         decoder = HTTP1Decoder(kind: .request, limits: HTTP1DecoderLimits(
             maxTargetBytes: limits.maxRequestLineBytes, maxHeaderBytes: limits.maxHeaderBytes,
             maxHeaderCount: limits.maxHeaderCount))
-        socket = try StreamSocket(fd: fd, loop: context.loop, peer: peer)
+        socket = try StreamSocket(fd: fd, loop: context.loop, peer: peer, transformer: tls?.makeSession())
         socket.delegate = self
         deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
     }
@@ -78,6 +83,11 @@ final class DownstreamConnection: StreamSocketDelegate {
     }
 
     func socket(_ socket: StreamSocket, didFail error: IOError) {
+        if error.detail != nil, phase == .idle, exchange == nil {
+            // A failed TLS handshake (plain HTTP on a TLS port, an untrusting client) is worth
+            // telling the operator: the client only sees a closed connection.
+            context.state.events(.clientTLSFailure(peer: clientIP, reason: error.description))
+        }
         abort()
     }
 
@@ -153,12 +163,13 @@ final class DownstreamConnection: StreamSocketDelegate {
 
     /// Answers from Faultline itself (errors). The connection stays open only if the request
     /// was read to its end and the client and the process allow keep-alive.
-    func respondLocally(status: Int, message: String, requestFullyRead: Bool) {
+    func respondLocally(status: Int, message: String, requestFullyRead: Bool,
+                        contentType: String = "text/plain; charset=utf-8") {
         guard phase != .closed else { return }
         let keepAlive = requestFullyRead && lastRequestKeepAlive && !draining && !context.draining
         let includeBody = !(lastRequestWasHead && phase == .exchange)
         socket.write(ResponseHeadWriter.localResponse(status: status, body: message + "\n", keepAlive: keepAlive,
-                                                      includeBody: includeBody))
+                                                      includeBody: includeBody, contentType: contentType))
         if keepAlive {
             finishExchange(keepAlive: true)
         } else {

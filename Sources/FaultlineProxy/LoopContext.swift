@@ -33,21 +33,22 @@ final class LoopContext: @unchecked Sendable {
         scheduleSweep()
     }
 
-    /// Starts accepting on `fd` (already bound and listening).
-    func listen(fd: Int32) throws(IOError) {
+    /// Starts accepting on `fd` (already bound and listening) for listener `listenerIndex`.
+    func listen(fd: Int32, listenerIndex: Int) throws(IOError) {
         let listener = try Listener(fd: fd, loop: loop) { [unowned self] fd, peer in
-            self.accept(fd: fd, peer: peer)
+            self.accept(fd: fd, peer: peer, listenerIndex: listenerIndex)
         }
         listeners.append(listener)
     }
 
-    private func accept(fd: Int32, peer: SocketAddress?) {
+    private func accept(fd: Int32, peer: SocketAddress?, listenerIndex: Int) {
         guard !draining, connections.admit(limit: snapshot.config.limits.maxConnections) else {
             Sockets.close(fd)
             return
         }
         do {
-            let connection = try DownstreamConnection(fd: fd, peer: peer, context: self)
+            let tls = listenerIndex < snapshot.listenerTLS.count ? snapshot.listenerTLS[listenerIndex] : nil
+            let connection = try DownstreamConnection(fd: fd, peer: peer, context: self, tls: tls)
             clients[ObjectIdentifier(connection)] = connection
         } catch {
             Sockets.close(fd)

@@ -6,6 +6,13 @@ public enum ProxyEvent: Sendable {
     case listening(SocketAddress)
     /// The admin API is accepting connections at this address.
     case adminListening(SocketAddress)
+    /// A client's TLS handshake failed (e.g. plain HTTP sent to a TLS port).
+    case clientTLSFailure(peer: String, reason: String)
+    /// A pin failure report (report mode) or a refused chain (enforce mode), as a JSON object
+    /// with the fields of an RFC 7469 report.
+    case pinFailure(json: String)
+    /// A pin warning raised on a handshake (e.g. the pin set has expired).
+    case pinWarning(upstream: String, message: String)
     /// A new configuration is in effect.
     case reloaded(generation: Int)
     /// A new configuration was refused; the previous one stays.

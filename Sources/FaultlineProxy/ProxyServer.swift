@@ -24,17 +24,17 @@ public final class ProxyServer: Sendable {
         let snapshot = try ConfigSnapshot(config: config, generation: 1)
         let workers = config.workers > 0 ? config.workers : ProxyServer.processorCount()
         let group = try EventLoopGroup(count: workers)
-        var perLoop: [[Int32]] = Array(repeating: [], count: group.loops.count)
+        var perLoop: [[(fd: Int32, listener: Int)]] = Array(repeating: [], count: group.loops.count)
         var bound: [SocketAddress] = []
         do {
-            for listener in config.listeners {
+            for (listenerIndex, listener) in config.listeners.enumerated() {
                 let requested = try SocketAddress.resolve(host: listener.address.host, port: listener.address.port)
                 let (fds, actual) = try Sockets.listenGroup(on: requested, count: group.loops.count)
-                for (index, fd) in fds.enumerated() { perLoop[index].append(fd) }
+                for (index, fd) in fds.enumerated() { perLoop[index].append((fd, listenerIndex)) }
                 bound.append(actual)
             }
         } catch {
-            perLoop.joined().forEach(Sockets.close)
+            perLoop.joined().forEach { Sockets.close($0.fd) }
             group.stop()
             throw error
         }
@@ -54,9 +54,9 @@ public final class ProxyServer: Sendable {
             let fds = perLoop[context.loop.index]
             context.loop.execute {
                 context.start()
-                for fd in fds {
+                for (fd, listenerIndex) in fds {
                     do {
-                        try context.listen(fd: fd)
+                        try context.listen(fd: fd, listenerIndex: listenerIndex)
                     } catch {
                         failure.withLock { $0 = "\(error)" }
                     }

@@ -1,5 +1,6 @@
 import FaultlineHTTP
 import FaultlineIO
+import FaultlineTLS
 
 /// One TCP connection to an upstream: it decodes responses for its current owner and, when
 /// idle, waits in its loop's pool.
@@ -26,10 +27,17 @@ final class UpstreamConnection: StreamSocketDelegate {
     private var lastHeadWasInterim = false
     private var tunneling = false
 
-    /// Starts a connection to `address` on `loop`.
-    init(address: SocketAddress, loop: EventLoop) throws(IOError) {
+    /// TLS settings and pins for https upstreams.
+    let security: UpstreamSecurity?
+    /// Where pin outcomes are counted and reported.
+    private let state: ProxyServerState
+
+    /// Starts a connection to `address` on `loop`, with TLS when `security` is given.
+    init(address: SocketAddress, loop: EventLoop, security: UpstreamSecurity?, state: ProxyServerState) throws(IOError) {
         self.address = address
-        socket = try StreamSocket.connect(to: address, on: loop)
+        self.security = security
+        self.state = state
+        socket = try StreamSocket.connect(to: address, on: loop, transformer: security?.makeSession())
         socket.delegate = self
     }
 
@@ -59,6 +67,16 @@ final class UpstreamConnection: StreamSocketDelegate {
     // MARK: StreamSocketDelegate
 
     func socketDidConnect(_ socket: StreamSocket) {
+        if let security, let pins = security.pins, let session = socket.transformer as? TLSSession {
+            // The chain is verified by now; pins narrow it before a byte of the request leaves.
+            let check = PinEnforcement.evaluate(pins, security: security, session: session, address: address)
+            state.pinStatus.record(check.observation)
+            for event in check.events { state.events(event) }
+            if let refusal = check.refusal {
+                fail(.pinMismatch(refusal))
+                return
+            }
+        }
         owner?.upstreamDidConnect(self)
     }
 
@@ -104,7 +122,13 @@ final class UpstreamConnection: StreamSocketDelegate {
         pool?.remove(self)
         guard let owner else { return }
         self.owner = nil
-        owner.upstream(self, didFail: socket.isConnecting ? .connect(error) : .io(error))
+        let failure: UpstreamFailure
+        if socket.isConnecting {
+            failure = error.detail != nil ? .handshake(error) : .connect(error)
+        } else {
+            failure = .io(error)
+        }
+        owner.upstream(self, didFail: failure)
     }
 
     // MARK: Decoding

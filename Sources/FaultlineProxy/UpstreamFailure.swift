@@ -12,6 +12,10 @@ enum UpstreamFailure: Error {
     case closedEarly
     /// The upstream answered with a protocol switch nobody asked for.
     case unexpectedUpgrade
+    /// The TLS handshake failed (untrusted chain, wrong host name, protocol).
+    case handshake(IOError)
+    /// The verified chain matched none of the pins (enforce mode): nothing was sent.
+    case pinMismatch(PinRefusal)
 
     /// The status a client gets when this happens before any response byte.
     var status: Int { 502 }
@@ -24,6 +28,14 @@ enum UpstreamFailure: Error {
         case .malformed(let reason): "upstream sent an invalid response: \(reason)"
         case .closedEarly: "upstream closed the connection before the response was complete"
         case .unexpectedUpgrade: "upstream switched protocols without being asked"
+        case .handshake(let error): "upstream TLS handshake failed: \(error)"
+        case .pinMismatch(let refusal): refusal.json
         }
+    }
+
+    /// The media type of `message`.
+    var contentType: String {
+        if case .pinMismatch = self { return "application/json" }
+        return "text/plain; charset=utf-8"
     }
 }

@@ -5,16 +5,23 @@ import FaultlineIO
 /// A short array scanned linearly: a proxy has a handful of upstreams, and comparing two
 /// small addresses is cheaper than hashing one on every request.
 final class UpstreamPool {
+    /// Connections are interchangeable only with the same address and the same TLS settings
+    /// (a reload that changes trust or pins starts a new entry; the old one idles out).
     private struct Entry {
         let address: SocketAddress
+        let security: UpstreamSecurity?
         var idle: [UpstreamConnection]
+
+        func holds(_ address: SocketAddress, _ security: UpstreamSecurity?) -> Bool {
+            self.address == address && self.security === security
+        }
     }
 
     private var entries: [Entry] = []
 
-    /// Takes an idle connection to `address`, if one is open.
-    func take(_ address: SocketAddress) -> UpstreamConnection? {
-        guard let index = entries.firstIndex(where: { $0.address == address }) else { return nil }
+    /// Takes an idle connection to `address` made with `security`, if one is open.
+    func take(_ address: SocketAddress, security: UpstreamSecurity?) -> UpstreamConnection? {
+        guard let index = entries.firstIndex(where: { $0.holds(address, security) }) else { return nil }
         while let connection = entries[index].idle.popLast() {
             if !connection.socket.isClosed {
                 connection.pool = nil
@@ -27,10 +34,10 @@ final class UpstreamPool {
     /// Parks `connection` unless the pool for its address holds `maxIdle` already.
     func put(_ connection: UpstreamConnection, maxIdle: Int, now: UInt64) {
         let index: Int
-        if let existing = entries.firstIndex(where: { $0.address == connection.address }) {
+        if let existing = entries.firstIndex(where: { $0.holds(connection.address, connection.security) }) {
             index = existing
         } else {
-            entries.append(Entry(address: connection.address, idle: []))
+            entries.append(Entry(address: connection.address, security: connection.security, idle: []))
             index = entries.count - 1
         }
         guard entries[index].idle.count < maxIdle else {
@@ -46,7 +53,7 @@ final class UpstreamPool {
     /// Forgets `connection` (it closed or failed while idle).
     func remove(_ connection: UpstreamConnection) {
         connection.pool = nil
-        guard let index = entries.firstIndex(where: { $0.address == connection.address }) else { return }
+        guard let index = entries.firstIndex(where: { $0.holds(connection.address, connection.security) }) else { return }
         entries[index].idle.removeAll { $0 === connection }
     }
 

@@ -8,6 +8,12 @@ enum EventPrinter {
             Console.err("faultline: listening on \(address)")
         case .adminListening(let address):
             Console.err("faultline: admin API listening on \(address)")
+        case .clientTLSFailure(let peer, let reason):
+            Console.err("faultline: client \(peer): \(reason)")
+        case .pinFailure(let json):
+            Console.err("faultline: pin failure report: \(json)")
+        case .pinWarning(let upstream, let message):
+            Console.err("faultline: warning: upstream \(upstream): \(message)")
         case .reloaded(let generation):
             Console.err("faultline: configuration reloaded (generation \(generation))")
         case .reloadFailed(let message):

@@ -7,7 +7,7 @@ struct AdminResponse {
 
     /// `object` serialized as JSON (sorted keys, so answers are stable for diffs and tests).
     static func json(_ status: Int, _ object: Any) -> AdminResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted]))
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]))
             ?? Data("{\"error\": \"response could not be encoded\"}".utf8)
         return AdminResponse(status: status, body: Array(data) + [10])
     }
