@@ -10,4 +10,9 @@ if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
 fi
 
 swift build -c release --product faultline
+# The default config's TLS listener needs a development certificate: minted on first run
+# (a local CA plus a localhost certificate; no key is ever committed).
+if [[ ! -f certs/proxy.pem || ! -f certs/proxy-key.pem ]]; then
+  .build/release/faultline certs init --dir certs --names localhost,127.0.0.1
+fi
 exec .build/release/faultline run --config config/default.json "$@"
