@@ -87,6 +87,14 @@ public final class StreamSocket: EventHandler {
     /// Closes now. With `reset`, the peer sees RST instead of FIN.
     public func close(reset: Bool = false) {
         guard !isClosed else { return }
+        if !reset, !lingering, let transformer, transformer.isHandshakeComplete {
+            // A session freed without close_notify is not resumable (OpenSSL marks it so):
+            // say goodbye properly, best effort, so the next connection can resume.
+            transformer.shutdown()
+            var goodbye: [UInt8] = []
+            transformer.takeOutput(into: &goodbye)
+            if !goodbye.isEmpty { goodbye.withUnsafeBytes { _ = Sockets.write(fd, $0) } }
+        }
         isClosed = true
         delegate = nil
         if let lingerTimer { loop.cancel(lingerTimer) }

@@ -89,10 +89,17 @@ struct DemoOriginStreamingTests {
         #expect(text.contains("Content-Type: text/event-stream"))
         #expect(text.contains("id: 4\ndata: {\"n\": 4}\n\n"))
         #expect(arrivals.count == 5)
-        for index in 1..<arrivals.count {
-            let gap = arrivals[index] - arrivals[index - 1]
-            #expect(gap > .milliseconds(60) && gap < .milliseconds(400), "gap \(index): \(gap)")
+        // Events are due on fixed deadlines, so one late wake-up shortens the next gap: judge
+        // the spread and that they came separately, not each gap (robust on a loaded machine).
+        if let first = arrivals.first, let last = arrivals.last {
+            let spread = last - first
+            #expect(spread > .milliseconds(300) && spread < .seconds(3), "spread \(spread)")
         }
+        var separate = 1
+        for index in 1..<arrivals.count where arrivals[index] - arrivals[index - 1] > .milliseconds(20) {
+            separate += 1
+        }
+        #expect(separate >= 4, "events arrived in \(separate) separate reads")
     }
 
     @Test(arguments: [true, false])
