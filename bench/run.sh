@@ -5,6 +5,7 @@
 #   bench/run.sh                                  all three proxies, 10 s per measurement
 #   BENCH_SECONDS=3 bench/run.sh                  shorter measurements
 #   BENCH_ONLY=nginx,haproxy bench/run.sh         skip Faultline (or any other subset)
+#   BENCH_SCENARIOS=keepalive,tls_upstream bench/run.sh   only some scenarios
 #
 # Environment:
 #   BENCH_SECONDS        seconds per measurement (default 10)
@@ -12,6 +13,9 @@
 #   BENCH_ROUNDS         repeat every measurement N times, proxies interleaved, and report
 #                        the median (default 1)
 #   BENCH_ONLY           comma-separated subset of faultline,nginx,haproxy (default all)
+#   BENCH_SCENARIOS      comma-separated subset of keepalive,latency,large,close,
+#                        tls_upstream,tls_listener,tls_close (default all)
+#   BENCH_TLS_KEY        key type of the bench certificates: ec (P-256, default) or rsa (2048)
 #   BENCH_READY_TIMEOUT  seconds to wait for each server to answer (default 30)
 #   BENCH_KEEP=1         keep the temporary directory (configs, logs, raw wrk output)
 #   BENCH_BUILD=1        rebuild the release binary even if it exists
@@ -59,6 +63,31 @@ done
 [[ ${#PROXIES[@]} -gt 0 ]] || die "BENCH_ONLY selects no proxy"
 enabled() { case " ${PROXIES[*]} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
+ALL_SCENARIOS=(keepalive latency large close tls_upstream tls_listener tls_close)
+SCENARIOS=()
+if [[ -n ${BENCH_SCENARIOS:-} ]]; then
+  IFS=',' read -r -a wanted <<< "$BENCH_SCENARIOS"
+else
+  wanted=("${ALL_SCENARIOS[@]}")
+fi
+for i in "${!wanted[@]}"; do
+  wanted[i]=$(echo "${wanted[i]}" | tr -d '[:space:]' | tr '[:upper:]' '[:lower:]')
+  [[ -z ${wanted[i]} ]] && continue
+  case " ${ALL_SCENARIOS[*]} " in
+    *" ${wanted[i]} "*) ;;
+    *) die "BENCH_SCENARIOS: unknown scenario '${wanted[i]}' (expected a subset of $(IFS=,; echo "${ALL_SCENARIOS[*]}"))" ;;
+  esac
+done
+for s in "${ALL_SCENARIOS[@]}"; do
+  case " ${wanted[*]} " in *" $s "*) SCENARIOS+=("$s") ;; esac
+done
+[[ ${#SCENARIOS[@]} -gt 0 ]] || die "BENCH_SCENARIOS selects no scenario"
+# TLS is set up (certificates, TLS ports, /tls/ routes) only when a TLS scenario runs.
+TLS=
+case " ${SCENARIOS[*]} " in *" tls_"*) TLS=1 ;; esac
+TLS_KEY=${BENCH_TLS_KEY:-ec}
+[[ $TLS_KEY == ec || $TLS_KEY == rsa ]] || die "BENCH_TLS_KEY must be ec or rsa, got '$TLS_KEY'"
+
 # ------------------------------------------------------------------------------- tools
 need() {
   command -v "$1" >/dev/null 2>&1 || die "'$1' not found; install the bench tools with: scripts/setup.sh --bench"
@@ -67,6 +96,7 @@ need wrk
 need curl
 need python3
 need timeout
+[[ -z $TLS ]] || need openssl
 NGINX=$(command -v nginx || true)
 [[ -z $NGINX && -x /usr/sbin/nginx ]] && NGINX=/usr/sbin/nginx
 [[ -n $NGINX ]] || die "'nginx' not found (it is also the origin); run: scripts/setup.sh --bench"
@@ -188,15 +218,31 @@ verify() {
   rm -f "$WORK/$name.1m"
 }
 
-render() {   # render TEMPLATE OUT PORT
-  sed -e "s|@DIR@|$WORK|g" -e "s|@PORT@|$3|g" -e "s|@ORIGIN_PORT@|$ORIGIN_PORT|g" "$1" >"$2"
+# verify_tls NAME URL-BASE [CURL-ARGS...] : exact bytes of /64 at URL-BASE; an https
+# server's certificate is verified against the bench CA.
+verify_tls() {
+  local name=$1 base=$2 code; shift 2
+  code=$(curl -sS --max-time 5 --cacert "$WORK/tls/ca.pem" "$@" -o "$WORK/$name.tls64" \
+      -w '%{http_code}' "$base/64") || { show_log "$name"; die "$name: GET $base/64 failed"; }
+  [[ $code == 200 ]] || { show_log "$name"; die "$name: GET $base/64 returned HTTP $code"; }
+  cmp -s "$WORK/$name.tls64" "$WORK/www/64" \
+    || die "$name: GET $base/64 returned a body different from the origin's 64 bytes ($(wc -c <"$WORK/$name.tls64") bytes)"
+}
+
+# render TEMPLATE OUT PORT [TLS-PORT]: lines marked @TLS@ are kept only when TLS is on.
+render() {
+  local tls_sed='/@TLS@/d'
+  [[ -z $TLS ]] || tls_sed='s|@TLS@||'
+  sed -e "$tls_sed" -e "s|@DIR@|$WORK|g" -e "s|@PORT@|$3|g" -e "s|@TLS_PORT@|${4:-0}|g" \
+    -e "s|@ORIGIN_PORT@|$ORIGIN_PORT|g" -e "s|@ORIGIN_TLS_PORT@|$ORIGIN_TLS_PORT|g" "$1" >"$2"
 }
 
 # --------------------------------------------------------------------------- ports
-read -r ORIGIN_PORT FL_PORT NGINX_PORT HAPROXY_PORT < <(python3 - <<'EOF'
+read -r ORIGIN_PORT FL_PORT NGINX_PORT HAPROXY_PORT \
+        ORIGIN_TLS_PORT FL_TLS_PORT NGINX_TLS_PORT HAPROXY_TLS_PORT < <(python3 - <<'EOF'
 import socket
 socks = []
-for _ in range(4):
+for _ in range(8):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.bind(("127.0.0.1", 0))
     socks.append(s)
@@ -206,49 +252,122 @@ for s in socks:
 EOF
 )
 declare -A PORT=([faultline]=$FL_PORT [nginx]=$NGINX_PORT [haproxy]=$HAPROXY_PORT)
+declare -A TLS_PORT=([faultline]=$FL_TLS_PORT [nginx]=$NGINX_TLS_PORT [haproxy]=$HAPROXY_TLS_PORT)
 declare -A PID=()
+
+# ----------------------------------------------------------------------- certificates
+# A CA minted for this run, and two leaves it signs, both for DNS:localhost and
+# IP:127.0.0.1: origin.pem (the origin's TLS listener) and proxy.pem (the proxies' TLS
+# listeners). Only the openssl CLI; everything stays in $WORK/tls, deleted on exit.
+pin_of() {   # SPKI pin: base64(sha256(DER SubjectPublicKeyInfo)) of a PEM certificate
+  openssl x509 -in "$1" -noout -pubkey | openssl pkey -pubin -outform DER \
+    | openssl dgst -sha256 -binary | base64
+}
+mint_certificates() {
+  local t=$1 leaf keygen
+  if [[ $TLS_KEY == ec ]]; then
+    keygen=(openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256)
+  else
+    keygen=(openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048)
+  fi
+  printf '%s\n' '[req]' 'distinguished_name = dn' 'prompt = no' '[dn]' 'CN = unused' \
+    '[ca_ext]' 'basicConstraints = critical,CA:TRUE' 'keyUsage = critical,keyCertSign,cRLSign' \
+    'subjectKeyIdentifier = hash' \
+    '[leaf_ext]' 'basicConstraints = critical,CA:FALSE' \
+    'keyUsage = critical,digitalSignature,keyEncipherment' 'extendedKeyUsage = serverAuth' \
+    'subjectAltName = DNS:localhost,IP:127.0.0.1' 'subjectKeyIdentifier = hash' \
+    'authorityKeyIdentifier = keyid' >"$t/openssl.cnf"
+  "${keygen[@]}" -out "$t/ca-key.pem" || return 1
+  openssl req -new -x509 -config "$t/openssl.cnf" -extensions ca_ext -key "$t/ca-key.pem" \
+    -subj "/CN=Faultline bench CA" -days 2 -sha256 -out "$t/ca.pem" || return 1
+  for leaf in origin proxy; do
+    "${keygen[@]}" -out "$t/$leaf-key.pem" || return 1
+    openssl req -new -config "$t/openssl.cnf" -key "$t/$leaf-key.pem" \
+      -subj "/CN=localhost" -out "$t/$leaf.csr" || return 1
+    openssl x509 -req -in "$t/$leaf.csr" -CA "$t/ca.pem" -CAkey "$t/ca-key.pem" \
+      -set_serial "0x$(openssl rand -hex 8)" -days 2 -sha256 \
+      -extfile "$t/openssl.cnf" -extensions leaf_ext -out "$t/$leaf.pem" || return 1
+  done
+  cat "$t/proxy.pem" "$t/proxy-key.pem" >"$t/proxy-combined.pem"     # HAProxy's crt
+  chmod 755 "$t" && chmod 644 "$t"/*.pem
+}
+if [[ -n $TLS ]]; then
+  mkdir -p "$WORK/tls"
+  mint_certificates "$WORK/tls" >"$WORK/openssl.log" 2>&1 \
+    || { cat "$WORK/openssl.log" >&2; die "could not mint the bench certificates with openssl"; }
+  LEAF_PIN=$(pin_of "$WORK/tls/origin.pem")
+  CA_PIN=$(pin_of "$WORK/tls/ca.pem")
+  [[ ${#LEAF_PIN} -eq 44 && ${#CA_PIN} -eq 44 ]] || die "could not compute the SPKI pins"
+  log "TLS: $TLS_KEY certificates minted; origin leaf pin $LEAF_PIN, CA pin $CA_PIN"
+fi
 
 # --------------------------------------------------------------------------- origin
 mkdir -p "$WORK/www"
 for d in origin-tmp nginx-tmp; do mkdir -p "$WORK/$d" && chmod 777 "$WORK/$d"; done
 printf '%063d\n' 0 | tr 0 f >"$WORK/www/64"                 # 63 x 'f' + newline
 head -c 1048576 /dev/urandom >"$WORK/www/1m"
-chmod 755 "$WORK/www"; chmod 644 "$WORK/www/64" "$WORK/www/1m"
+mkdir -p "$WORK/www/tls"                                   # the same files under /tls/
+cp "$WORK/www/64" "$WORK/www/1m" "$WORK/www/tls/"
+chmod 755 "$WORK/www" "$WORK/www/tls"; chmod 644 "$WORK/www/64" "$WORK/www/1m" "$WORK/www/tls/"*
 [[ $(wc -c <"$WORK/www/64") -eq 64 ]] || die "could not create the 64-byte file"
 
 render "$BENCH_DIR/conf/origin-nginx.conf.in" "$WORK/origin.conf" "$ORIGIN_PORT"
-log "origin: nginx on 127.0.0.1:$ORIGIN_PORT"
+log "origin: nginx on 127.0.0.1:$ORIGIN_PORT${TLS:+, HTTPS on 127.0.0.1:$ORIGIN_TLS_PORT}"
 start origin "$NGINX" -p "$WORK/" -e "$WORK/origin-error.log" -c "$WORK/origin.conf"
 PID[origin]=$LAST_PID
 wait_ready origin "$ORIGIN_PORT" "${PID[origin]}"
 verify origin "$ORIGIN_PORT"
+if [[ -n $TLS ]]; then
+  verify_tls origin "https://localhost:$ORIGIN_TLS_PORT/tls" --resolve "localhost:$ORIGIN_TLS_PORT:127.0.0.1"
+fi
 
 # --------------------------------------------------------------------------- proxies
 if enabled faultline; then
-  cat >"$WORK/faultline.json" <<EOF
+  if [[ -n $TLS ]]; then
+    cat >"$WORK/faultline.json" <<EOF
+{"workers": 2,
+ "listeners": [{"address": "127.0.0.1:$FL_PORT"},
+               {"address": "127.0.0.1:$FL_TLS_PORT", "tls": {"certificate": "$WORK/tls/proxy.pem", "key": "$WORK/tls/proxy-key.pem"}}],
+ "upstreams": {"origin": {"url": "http://127.0.0.1:$ORIGIN_PORT"},
+               "tlsorigin": {"url": "https://localhost:$ORIGIN_TLS_PORT",
+                             "trust": {"ca_file": "$WORK/tls/ca.pem", "system": false},
+                             "pins": {"sha256": ["$LEAF_PIN", "$CA_PIN"], "mode": "enforce"}}},
+ "routes": [{"name": "tls", "match": {"path_prefix": "/tls/"}, "upstream": "tlsorigin"},
+            {"name": "all", "upstream": "origin"}]}
+EOF
+  else
+    cat >"$WORK/faultline.json" <<EOF
 {"workers": 2, "listeners": [{"address": "127.0.0.1:$FL_PORT"}], "upstreams": {"origin": {"url": "http://127.0.0.1:$ORIGIN_PORT"}}, "routes": [{"name": "all", "upstream": "origin"}]}
 EOF
-  log "faultline: $FL_BIN on 127.0.0.1:$FL_PORT"
+  fi
+  log "faultline: $FL_BIN on 127.0.0.1:$FL_PORT${TLS:+, TLS on 127.0.0.1:$FL_TLS_PORT}"
   start faultline "$FL_BIN" run --config "$WORK/faultline.json"
   PID[faultline]=$LAST_PID
 fi
 if enabled nginx; then
-  render "$BENCH_DIR/conf/proxy-nginx.conf.in" "$WORK/nginx.conf" "$NGINX_PORT"
-  log "nginx: on 127.0.0.1:$NGINX_PORT"
+  render "$BENCH_DIR/conf/proxy-nginx.conf.in" "$WORK/nginx.conf" "$NGINX_PORT" "$NGINX_TLS_PORT"
+  log "nginx: on 127.0.0.1:$NGINX_PORT${TLS:+, TLS on 127.0.0.1:$NGINX_TLS_PORT}"
   start nginx "$NGINX" -p "$WORK/" -e "$WORK/nginx-error.log" -c "$WORK/nginx.conf"
   PID[nginx]=$LAST_PID
 fi
 if enabled haproxy; then
-  render "$BENCH_DIR/conf/haproxy.cfg.in" "$WORK/haproxy.cfg" "$HAPROXY_PORT"
+  render "$BENCH_DIR/conf/haproxy.cfg.in" "$WORK/haproxy.cfg" "$HAPROXY_PORT" "$HAPROXY_TLS_PORT"
   "$HAPROXY" -c -q -f "$WORK/haproxy.cfg" >&2 || die "haproxy rejected its generated config"
-  log "haproxy: on 127.0.0.1:$HAPROXY_PORT"
+  log "haproxy: on 127.0.0.1:$HAPROXY_PORT${TLS:+, TLS on 127.0.0.1:$HAPROXY_TLS_PORT}"
   start haproxy "$HAPROXY" -db -f "$WORK/haproxy.cfg"
   PID[haproxy]=$LAST_PID
 fi
 for p in "${PROXIES[@]}"; do
   wait_ready "$p" "${PORT[$p]}" "${PID[$p]}"
   verify "$p" "${PORT[$p]}"
-  log "$p: ready, bodies verified"
+  if [[ -n $TLS ]]; then
+    # (5) through the proxy to the origin's HTTPS listener; (6) the proxy's own TLS
+    # listener, its certificate verified against the bench CA; (7) the same, closing.
+    verify_tls "$p" "http://127.0.0.1:${PORT[$p]}/tls"
+    verify_tls "$p" "https://127.0.0.1:${TLS_PORT[$p]}"
+    verify_tls "$p" "https://127.0.0.1:${TLS_PORT[$p]}" -H 'Connection: close'
+  fi
+  log "$p: ready, bodies verified${TLS:+ (plain, /tls/ over the HTTPS upstream, TLS listener)}"
 done
 
 # ------------------------------------------------------------------------ measuring
@@ -304,7 +423,6 @@ measure() {
   fi
 }
 
-SCENARIOS=(keepalive latency large close)
 total=$(( ROUNDS * ${#SCENARIOS[@]} * ${#PROXIES[@]} * (DURATION + WARMUP) ))
 log "measuring ${PROXIES[*]}: ${#SCENARIOS[@]} scenarios x ${DURATION}s (+${WARMUP}s warm-up) x $ROUNDS round(s), about ${total}s"
 for ((round = 0; round < ROUNDS; round++)); do
@@ -319,6 +437,9 @@ for ((round = 0; round < ROUNDS; round++)); do
         latency)   measure "$p" "$s" -t1 -c1 --latency "$url/64" ;;
         large)     measure "$p" "$s" -t2 -c8 "$url/1m" ;;
         close)     measure "$p" "$s" -t2 -c50 -H 'Connection: close' "$url/64" ;;
+        tls_upstream) measure "$p" "$s" -t2 -c50 "$url/tls/64" ;;
+        tls_listener) measure "$p" "$s" -t2 -c50 "https://127.0.0.1:${TLS_PORT[$p]}/64" ;;
+        tls_close)    measure "$p" "$s" -t2 -c50 -H 'Connection: close' "https://127.0.0.1:${TLS_PORT[$p]}/64" ;;
       esac
     done
   done
@@ -350,6 +471,8 @@ META=$WORK/meta.txt
   echo "wrk=$(wrk -v 2>&1 | head -n1 | awk '{print $2}')"
   enabled faultline && echo "faultline=$FL_BIN"
   echo "proxies=${PROXIES[*]}"
+  echo "scenarios=${SCENARIOS[*]}"
+  [[ -z $TLS ]] || echo "tls_key=$TLS_KEY"
 } >"$META"
 python3 "$BENCH_DIR/report.py" "$RESULTS" "$META" "$BENCH_DIR/results/latest.md"
 log "table written to bench/results/latest.md"
