@@ -34,6 +34,10 @@ public struct IOError: Error, Sendable, CustomStringConvertible {
         "\(operation): \(detail ?? String(cString: strerror(code)))"
     }
 
+    /// Whether a secure channel (TLS) refused the peer: a protocol or verification failure,
+    /// as opposed to the peer simply going away.
+    public var isSecureChannelFailure: Bool { code == EPROTO && detail != nil }
+
     /// Whether this is ETIMEDOUT.
     public var isTimeout: Bool { code == ETIMEDOUT }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A non-blocking TCP connection on one event loop: reads go to the delegate, writes are
 /// queued when the kernel is full, and reading can be paused for backpressure.
 ///
@@ -206,7 +210,8 @@ public final class StreamSocket: EventHandler {
                 if lingering {
                     close()
                 } else if awaitingHandshake && transformer != nil {
-                    fail(IOError.secureChannel("peer closed the connection during the TLS handshake", peer: peer))
+                    fail(IOError("TLS with \(peer?.description ?? "peer")", code: ECONNABORTED,
+                                 detail: "peer closed the connection during the TLS handshake"))
                 } else {
                     reportEndOfFile()
                 }

@@ -83,7 +83,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     }
 
     func socket(_ socket: StreamSocket, didFail error: IOError) {
-        if error.detail != nil, phase == .idle, exchange == nil {
+        if error.isSecureChannelFailure, phase == .idle, exchange == nil {
             // A failed TLS handshake (plain HTTP on a TLS port, an untrusting client) is worth
             // telling the operator: the client only sees a closed connection.
             context.state.events(.clientTLSFailure(peer: clientIP, reason: error.description))

@@ -30,6 +30,12 @@ enum PinEnforcement {
             events.append(.pinWarning(upstream: security.upstreamName,
                                       message: "pin set expired on \(date): behaving as \(policy.onExpiry.rawValue)"))
         }
+        if security.chainWarningsGiven.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+            let loadTime = Set(PinWarnings.evaluate(policy: policy, now: now))
+            for warning in PinWarnings.evaluate(policy: policy, now: now, chain: chain) where !loadTime.contains(warning) {
+                events.append(.pinWarning(upstream: security.upstreamName, message: warning))
+            }
+        }
         let served = session.peerChainDER.compactMap { try? Certificate(derBytes: $0) }
         if policy.mode != .off && !verdict.matched {
             events.append(.pinFailure(json: report(security: security, policy: policy, verdict: verdict,

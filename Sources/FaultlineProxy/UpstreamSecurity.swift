@@ -1,5 +1,6 @@
 import FaultlineRules
 import FaultlineTLS
+import Synchronization
 
 /// How Faultline talks TLS to one upstream: trust and session cache, the name to verify, and
 /// the pins that narrow the verified chain. Compiled once per config snapshot.
@@ -10,6 +11,9 @@ final class UpstreamSecurity: Sendable {
     let port: UInt16
     let verifyHostname: Bool
     let pins: PinSet?
+    /// Whether the warnings that need a served chain (no backup outside it, matches only on
+    /// an intermediate) were given; once per snapshot, at the first full handshake.
+    let chainWarningsGiven = Atomic<Bool>(false)
 
     init(upstream: UpstreamConfig, tls: UpstreamTLSConfig) throws(TLSConfigurationError) {
         upstreamName = upstream.name
