@@ -6,7 +6,7 @@ public struct CompiledRoute: Sendable {
     public let name: String
     /// The upstream to forward to, resolved at compile time.
     public let upstream: UpstreamConfig
-    /// Faults configured on the route (always empty in this version).
+    /// Faults configured on the route, in declaration order; `FaultDecider.decide(route:)` picks those that fire.
     public let faults: [FaultSpec]
 
     /// Creates a compiled route.

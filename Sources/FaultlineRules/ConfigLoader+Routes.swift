@@ -2,7 +2,7 @@ extension ConfigLoader {
     /// The routes in order. With no routes and exactly one upstream, a catch-all route
     /// named "default" is implied so the smallest useful config is just an upstream.
     static func readRoutes(
-        _ top: FieldReader, upstreamNames: [String]?, _ diagnostics: inout Diagnostics
+        _ top: FieldReader, upstreamNames: [String]?, _ context: LoadContext, _ diagnostics: inout Diagnostics
     ) -> [RouteConfig] {
         let path = top.path("routes")
         var items: [JSONValue] = []
@@ -31,7 +31,7 @@ extension ConfigLoader {
         var firstUse: [String: String] = [:]
         for (index, item) in items.enumerated() {
             let routePath = Diagnostics.join(path, index)
-            guard let route = readRoute(item, path: routePath, upstreamNames: upstreamNames, &diagnostics) else {
+            guard let route = readRoute(item, path: routePath, upstreamNames: upstreamNames, context, &diagnostics) else {
                 continue
             }
             if let earlier = firstUse[route.name] {
@@ -47,7 +47,7 @@ extension ConfigLoader {
     }
 
     private static func readRoute(
-        _ value: JSONValue, path: String, upstreamNames: [String]?, _ diagnostics: inout Diagnostics
+        _ value: JSONValue, path: String, upstreamNames: [String]?, _ context: LoadContext, _ diagnostics: inout Diagnostics
     ) -> RouteConfig? {
         guard let object = FieldReader(value, path: path, known: ConfigKeys.route, diagnostics: &diagnostics) else {
             return nil
@@ -70,18 +70,9 @@ extension ConfigLoader {
                 "unknown upstream \(JSONValue.quoted(upstream)) (known: \(upstreamNames.joined(separator: ", ")))")
         }
 
-        if let faults = object["faults"] {
-            switch faults {
-            case .array(let items) where items.isEmpty:
-                break
-            case .array:
-                diagnostics.add(object.path("faults"), "fault injection is not available in this version")
-            default:
-                diagnostics.add(object.path("faults"), "expected an array of faults, got \(faults.rendered)")
-            }
-        }
+        let faults = readFaults(object, context, &diagnostics)
         guard let upstream else { return nil }
-        return RouteConfig(name: name, match: match, upstream: upstream, faults: [])
+        return RouteConfig(name: name, match: match, upstream: upstream, faults: faults)
     }
 
     private static func readMatch(_ object: FieldReader, _ diagnostics: inout Diagnostics) -> RouteMatch {

@@ -11,10 +11,11 @@ extension ConfigLoader {
             .flatMap { readAddress($0, &diagnostics) }
             .map(DemoOriginConfig.init(address:))
         let (upstreams, upstreamNames) = readUpstreams(top, &context, &diagnostics)
-        let routes = readRoutes(top, upstreamNames: upstreamNames, &diagnostics)
+        let routes = readRoutes(top, upstreamNames: upstreamNames, context, &diagnostics)
         let clientTimeouts = readClientTimeouts(top, &diagnostics)
         let limits = readLimits(top, &diagnostics)
         let seed = top.uint64("seed", &diagnostics)
+        let faultHeaders = readFaultHeaders(top, &diagnostics)
         // `log` is reserved for the logging issue: any object is accepted and ignored.
         if let log = top["log"] {
             if case .object = log {} else {
@@ -26,7 +27,7 @@ extension ConfigLoader {
         return ProxyConfig(
             workers: workers, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
             upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts,
-            limits: limits, seed: seed)
+            limits: limits, seed: seed, faultHeaders: faultHeaders)
     }
 
     /// The `address` member of a listener-like object.

@@ -1,7 +1,27 @@
-/// A fault to inject on a route. Placeholder: fault injection arrives in a later
-/// version, and the loader refuses non-empty `faults` until then, so no value of this
-/// type is ever produced from a file yet.
+/// One fault declared on a route: what to inject (`kind`), when (`when`), and whether it
+/// is switched on. A value of configuration: the per-request state (counters, the random
+/// stream, active injections) lives in a `FaultDecider`, never here.
 public struct FaultSpec: Sendable, Equatable {
-    /// Creates an empty placeholder fault.
-    public init() {}
+    /// Name unique within the route, reported in stats, logs and the optional marker
+    /// header. Defaults to the kind keyword ("status"; "status-2" for a second one).
+    public let name: String
+    /// What to inject, with its parameters.
+    public let kind: FaultKind
+    /// Conditions that must all hold for the fault to fire on a request.
+    public let when: FaultCondition
+    /// A disabled fault is never evaluated and its counters do not move.
+    public let enabled: Bool
+
+    /// Creates a fault.
+    public init(name: String, kind: FaultKind, when: FaultCondition = FaultCondition(), enabled: Bool = true) {
+        self.name = name
+        self.kind = kind
+        self.when = when
+        self.enabled = enabled
+    }
+
+    /// The exchange phase the fault acts at (see `FaultKind.phase`).
+    public var phase: FaultPhase {
+        kind.phase
+    }
 }

@@ -18,6 +18,8 @@ public struct ProxyConfig: Sendable, Equatable {
     public let limits: Limits
     /// Seed for fault randomness; nil lets the proxy pick one.
     public let seed: UInt64?
+    /// Per-request fault control by header (off by default).
+    public let faultHeaders: FaultHeadersConfig
 
     /// Creates a configuration; upstreams are sorted by name so lookups and output are stable.
     public init(
@@ -29,7 +31,8 @@ public struct ProxyConfig: Sendable, Equatable {
         routes: [RouteConfig],
         clientTimeouts: ClientTimeouts = ClientTimeouts(),
         limits: Limits = Limits(),
-        seed: UInt64? = nil
+        seed: UInt64? = nil,
+        faultHeaders: FaultHeadersConfig = FaultHeadersConfig()
     ) {
         self.workers = workers
         self.listeners = listeners
@@ -40,6 +43,7 @@ public struct ProxyConfig: Sendable, Equatable {
         self.clientTimeouts = clientTimeouts
         self.limits = limits
         self.seed = seed
+        self.faultHeaders = faultHeaders
     }
 
     /// The upstream called `name`, if there is one.

@@ -6,7 +6,7 @@ public struct RouteConfig: Sendable, Equatable {
     public let match: RouteMatch
     /// Name of the upstream requests are forwarded to.
     public let upstream: String
-    /// Faults to inject (always empty in this version).
+    /// Faults to inject, in declaration order (the decider applies them in composition order).
     public let faults: [FaultSpec]
 
     /// Creates a route.

@@ -104,18 +104,8 @@ enum RunCommand {
         } else {
             config = try ConfigLoader.oneRoute(listen: listen ?? "127.0.0.1:8080", upstreamURL: upstream ?? "")
         }
-        var listeners = config.listeners
-        if path != nil, let listen {
-            let address = try SocketAddressSpec(parsing: listen)
-            if listeners.isEmpty {
-                listeners = [ListenerConfig(address: address)]
-            } else {
-                listeners[0] = ListenerConfig(address: address, tls: listeners[0].tls)
-            }
-        }
-        return ProxyConfig(workers: workers ?? config.workers, listeners: listeners, admin: config.admin,
-                           demoOrigin: config.demoOrigin, upstreams: config.upstreams, routes: config.routes,
-                           clientTimeouts: config.clientTimeouts, limits: config.limits, seed: config.seed)
+        let listenOverride = path != nil ? try listen.map { try SocketAddressSpec(parsing: $0) } : nil
+        return config.overriding(workers: workers, firstListenerAddress: listenOverride)
     }
 
     static func describe(_ error: any Error, file: String?) -> String {

@@ -1,0 +1,19 @@
+extension ProxyConfig {
+    /// The same configuration with the command line's overrides applied: a worker count and
+    /// a new address for the first listener (its TLS settings kept). Written here, beside the
+    /// initializer, so a new config field cannot be forgotten by a caller that rebuilds one.
+    public func overriding(workers: Int?, firstListenerAddress: SocketAddressSpec?) -> ProxyConfig {
+        var listeners = self.listeners
+        if let address = firstListenerAddress {
+            if listeners.isEmpty {
+                listeners = [ListenerConfig(address: address)]
+            } else {
+                listeners[0] = ListenerConfig(address: address, tls: listeners[0].tls)
+            }
+        }
+        return ProxyConfig(workers: workers ?? self.workers, listeners: listeners, admin: admin,
+                           demoOrigin: demoOrigin, upstreams: upstreams, routes: routes,
+                           clientTimeouts: clientTimeouts, limits: limits, seed: seed,
+                           faultHeaders: faultHeaders)
+    }
+}
