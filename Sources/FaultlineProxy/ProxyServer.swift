@@ -15,7 +15,6 @@ public final class ProxyServer: Sendable {
     public let boundAddresses: [SocketAddress]
 
     private let contexts: [LoopContext]
-    private let generation = Atomic<Int>(1)
     private let state: ProxyServerState
     private let admin: AdminServer?
 
@@ -48,6 +47,7 @@ public final class ProxyServer: Sendable {
             contexts.append(LoopContext(loop: loop, state: state, snapshot: snapshot))
         }
         self.contexts = contexts
+        state.attach(contexts)
         let ready = DispatchSemaphore(value: 0)
         let failure = Mutex<String?>(nil)
         for context in contexts {
@@ -89,12 +89,7 @@ public final class ProxyServer: Sendable {
     /// Compiles `config` and makes it the one new exchanges use; in-flight ones keep theirs.
     /// A config that does not compile is refused and the current one stays.
     public func reload(_ config: ProxyConfig) throws(ConfigErrors) {
-        let next = try ConfigSnapshot(config: config, generation: generation.add(1, ordering: .relaxed).newValue)
-        state.install(next)
-        for context in contexts {
-            context.loop.execute { context.snapshot = next }
-        }
-        state.events(.reloaded(generation: next.generation))
+        try state.reload(base: config)
     }
 
     /// Reports a refused reload (the caller could not even parse the file).
