@@ -50,17 +50,25 @@ final class TLSBlockingConnection {
         try flush()
     }
 
-    /// Waits for plaintext; returns false once the peer closed cleanly.
+    /// Waits until more plaintext arrives (appended to `plaintext`); false once the peer closed.
     func read() throws(TLSProbeError) -> Bool {
-        while plaintext.isEmpty {
-            switch try receiveOnce("reading") {
+        guard !peerClosed else { return false }
+        let before = plaintext.count
+        while plaintext.count == before {
+            let event = try receiveOnce("reading")
+            try flush()
+            switch event {
             case .failed(let reason): throw .io(reason)
-            case .closed: try flush(); return !plaintext.isEmpty
-            default: try flush()
+            case .closed:
+                peerClosed = true
+                return plaintext.count > before
+            default: break
             }
         }
         return true
     }
+
+    private var peerClosed = false
 
     /// Sends close_notify (best effort) and closes the socket.
     func close() {

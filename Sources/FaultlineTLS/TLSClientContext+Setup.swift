@@ -42,7 +42,7 @@ extension TLSClientContext {
                 subject = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             }
         }
-        owner.verifyFailureDetail = "certificate \(subject) (depth \(depth))"
+        owner.verifyFailureDetail = "\(subject) (depth \(depth))"
         return ok
     }
 }

@@ -50,7 +50,7 @@ extension TLSSession {
             why = "IP address mismatch (the certificate is not valid for \(expectedHost ?? "the requested address"))"
         default:
             why = X509_verify_cert_error_string(Int(result)).map { String(cString: $0) } ?? "error \(result)"
-            if let detail = verifyFailureDetail { why += " at \(detail)" }
+            if let detail = verifyFailureDetail { why += " for \(detail)" }
         }
         var context: [String] = []
         if let peerDescription { context.append("peer \(peerDescription)") }
