@@ -17,6 +17,12 @@ public enum ASCII {
         return true
     }
 
+    /// Case-insensitive equality of `bytes` with a String (configured names; not the hot path).
+    public static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { equalsIgnoringCase(bytes, UnsafeRawBufferPointer($0)) }
+    }
+
     /// Case-insensitive equality of two byte runs.
     @inlinable
     public static func equalsIgnoringCase(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {

@@ -17,6 +17,10 @@ public final class ConfigSnapshot: Sendable {
     /// Per listener (same order as the config), the TLS context if the listener speaks TLS.
     let listenerTLS: [TLSServerContext?]
     private let security: [String: UpstreamSecurity]
+    /// Decides which faults fire; its counters live as long as this snapshot.
+    public let faults: FaultDecider
+    /// Bodies of status faults that name a file, read once here rather than per request.
+    let faultBodies: [String: [UInt8]]
 
     /// Compiles `config`: resolves every upstream host (blocking; never on an event loop) and
     /// loads every certificate, key and CA file. Every problem is reported with its field path.
@@ -52,9 +56,24 @@ public final class ConfigSnapshot: Sendable {
                 errors.append(ConfigError(path: "listeners[\(index)].tls", message: "\(error)"))
             }
         }
+        var faultBodies: [String: [UInt8]] = [:]
+        for (routeIndex, route) in config.routes.enumerated() {
+            for (faultIndex, fault) in route.faults.enumerated() {
+                guard case .status(let status) = fault.kind, case .file(let path) = status.body else { continue }
+                if let bytes = FileBytes.read(path) {
+                    faultBodies[path] = bytes
+                } else {
+                    errors.append(ConfigError(path: "routes[\(routeIndex)].faults[\(faultIndex)].status.body_file",
+                                              message: "cannot read \"\(path)\""))
+                }
+            }
+        }
         guard errors.isEmpty else { throw ConfigErrors(errors: errors, file: nil) }
         self.config = config
-        self.routes = RouteTable(config: config)
+        let routes = RouteTable(config: config)
+        self.routes = routes
+        self.faults = FaultDecider(seed: config.seed, routes: routes.routes, clock: FaultDecider.monotonicMilliseconds)
+        self.faultBodies = faultBodies
         self.generation = generation
         self.addresses = addresses
         self.security = security

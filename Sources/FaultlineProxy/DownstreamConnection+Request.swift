@@ -99,11 +99,24 @@ extension DownstreamConnection {
         } else {
             framing = .none
         }
-        let upstreamHead = RequestHeadWriter.upstreamHead(for: head, framing: framing, clientIP: clientIP, scheme: scheme,
-                                                          upstream: route.upstream, upgrade: head.isUpgrade)
+        let decision = snapshot.faults.decide(route: route)
+        var plan = decision.isEmpty ? FaultPlan() : FaultPlan(decision, routeName: route.name)
+        let controls = snapshot.config.faultHeaders
+        if controls.enabled { plan.applyRequestHeaders(head.headers, controls: controls) }
+        let upstreamHead = RequestHeadWriter.upstreamHead(
+            for: head, framing: framing, clientIP: clientIP, scheme: scheme, upstream: route.upstream,
+            upgrade: head.isUpgrade, dropping: controls.enabled ? [controls.delayHeader, controls.statusHeader] : [])
         let exchange = Exchange(snapshot: snapshot, route: route, request: head, requestFraming: framing,
-                                upstreamHead: upstreamHead)
+                                upstreamHead: upstreamHead, plan: plan, decision: decision)
         self.exchange = exchange
+        if plan.terminal != nil {
+            // Answered (or not) by the fault once the request has been read.
+            return
+        }
+        if plan.requestDelayMs > 0 {
+            delayUpstream(exchange, milliseconds: plan.requestDelayMs)
+            return
+        }
         connectUpstream(exchange, fresh: false)
     }
 
@@ -144,7 +157,12 @@ extension DownstreamConnection {
     }
 
     private func forwardRequestBody(_ bytes: UnsafeRawBufferPointer) {
-        guard let exchange, let upstream = exchange.upstream, pendingLocalResponse == nil else { return }
+        guard let exchange, pendingLocalResponse == nil, exchange.plan.terminal == nil else { return }
+        if exchange.waitingForDelay {
+            holdRequestBody(bytes, for: exchange)
+            return
+        }
+        guard let upstream = exchange.upstream else { return }
         exchange.requestBodyBytes += UInt64(bytes.count)
         let limit = exchange.snapshot.config.limits.maxRequestBodyBytes
         if limit > 0 && exchange.requestBodyBytes > UInt64(limit) && !exchange.responseHeadSent {
@@ -174,6 +192,14 @@ extension DownstreamConnection {
         }
         guard let exchange else { return }
         exchange.requestComplete = true
+        if let terminal = exchange.plan.terminal {
+            runTerminalFault(terminal, exchange: exchange)
+            return
+        }
+        if exchange.waitingForDelay {
+            holdRequestEnd(for: exchange)
+            return
+        }
         if exchange.requestFraming == .chunked, let upstream = exchange.upstream {
             var tail: [UInt8] = exchange.requestChunkOpen ? [13, 10] : []
             HTTP1Encoder.appendLastChunk(trailers: exchange.requestTrailers, into: &tail)

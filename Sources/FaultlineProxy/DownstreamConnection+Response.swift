@@ -46,6 +46,19 @@ extension DownstreamConnection: UpstreamConnectionOwner {
             startTunnel()
             return
         }
+        var head = head
+        let plan = exchange.plan
+        if !plan.isEmpty {
+            if let status = plan.replaceStatus {
+                // The upstream answered; the fault answers instead.
+                upstream.close()
+                exchange.upstream = nil
+                respondWithFault(status, exchange: exchange)
+                return
+            }
+            if let rewrite = plan.rewrite { head = head.rewritten(by: rewrite) }
+            if plan.firstByteDelayMs > 0 || plan.downBytesPerSecond > 0 { startPacer(exchange, upstream: upstream) }
+        }
         let framing: BodyFraming
         if exchange.isHeadRequest || head.status == 204 || head.status == 304 {
             framing = .none
@@ -62,22 +75,62 @@ extension DownstreamConnection: UpstreamConnectionOwner {
         exchange.responseFraming = framing
         exchange.clientKeepAlive = keepAlive
         exchange.responseHeadSent = true
-        socket.write(ResponseHeadWriter.clientHead(for: head, framing: framing, keepAlive: keepAlive,
-                                                   clientMinorVersion: clientMinor, upgrade: false))
+        var bytes = ResponseHeadWriter.clientHead(for: head, framing: framing, keepAlive: keepAlive,
+                                                  clientMinorVersion: clientMinor, upgrade: false)
+        if !plan.isEmpty {
+            bytes.removeLast(2)
+            appendFaultMarker(exchange, into: &bytes)
+            bytes.append(contentsOf: [13, 10])
+        }
+        emitToClient(bytes)
         deadline.arm(.upstreamResponse, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.responseMs)
+        if plan.cutAfterBytes == 0 { cutResponse(exchange) }
     }
 
     func upstream(_ upstream: UpstreamConnection, didReceiveBody bytes: UnsafeRawBufferPointer) {
         guard let exchange else { return }
+        // A body the client must not get (a status rewritten to 204/304, or HEAD).
+        guard exchange.responseFraming != .none else { return }
+        var body = bytes
+        var cutHere = false
+        if let cut = exchange.plan.cutAfterBytes {
+            let remaining = cut - exchange.bodyBytesOut
+            guard remaining > 0 else { return }
+            if body.count >= remaining {
+                body = UnsafeRawBufferPointer(rebasing: body[..<remaining])
+                cutHere = true
+            }
+        }
+        let first = exchange.bodyBytesOut == 0
+        exchange.bodyBytesOut += body.count
+        if exchange.plan.corruptJSON && first && !body.isEmpty {
+            // A body that no JSON parser accepts, with its declared length intact.
+            var corrupted = Array(body)
+            corrupted[0] = UInt8(ascii: "<")
+            corrupted.withUnsafeBytes { forwardResponseBody($0, exchange: exchange) }
+        } else {
+            forwardResponseBody(body, exchange: exchange)
+        }
+        deadline.arm(.upstreamResponse, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.responseMs)
+        if cutHere { cutResponse(exchange) }
+    }
+
+    private func forwardResponseBody(_ bytes: UnsafeRawBufferPointer, exchange: Exchange) {
         if exchange.responseFraming == .chunked {
             var prefix: [UInt8] = exchange.responseChunkOpen ? [13, 10] : []
             HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &prefix)
             exchange.responseChunkOpen = true
-            socket.write(prefix, bytes)
+            if let pacer = exchange.pacer {
+                prefix.withUnsafeBytes { pacer.emit($0) }
+                pacer.emit(bytes)
+            } else {
+                socket.write(prefix, bytes)
+            }
+        } else if let pacer = exchange.pacer {
+            pacer.emit(bytes)
         } else {
             socket.write(bytes)
         }
-        deadline.arm(.upstreamResponse, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.responseMs)
     }
 
     func upstream(_ upstream: UpstreamConnection, didReceiveTrailers trailers: HTTPHeaders) {
@@ -89,7 +142,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
         if exchange.responseFraming == .chunked {
             var tail: [UInt8] = exchange.responseChunkOpen ? [13, 10] : []
             HTTP1Encoder.appendLastChunk(trailers: exchange.responseTrailers, into: &tail)
-            socket.write(tail)
+            emitToClient(tail)
         }
         if upstream.reusable && exchange.requestComplete {
             context.pool.put(upstream, maxIdle: exchange.route.upstream.maxIdleConnections, now: context.loop.now)
@@ -97,7 +150,15 @@ extension DownstreamConnection: UpstreamConnectionOwner {
             upstream.close()
         }
         exchange.upstream = nil
-        finishExchange(keepAlive: exchange.clientKeepAlive && exchange.requestComplete)
+        let keepAlive = exchange.clientKeepAlive && exchange.requestComplete
+        if let pacer = exchange.pacer {
+            pacer.finish { [weak self, weak exchange] in
+                guard let self, let exchange, self.exchange === exchange else { return }
+                self.finishExchange(keepAlive: keepAlive)
+            }
+        } else {
+            finishExchange(keepAlive: keepAlive)
+        }
     }
 
     func upstream(_ upstream: UpstreamConnection, didReceiveTunnelBytes bytes: UnsafeRawBufferPointer) {

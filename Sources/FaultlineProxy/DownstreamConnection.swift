@@ -101,11 +101,12 @@ final class DownstreamConnection: StreamSocketDelegate {
     }
 
     /// Closes the client connection at once (no lingering), cancelling any upstream work.
-    func closeNow() {
+    /// With `reset` the client sees RST (a connection reset) rather than FIN.
+    func closeNow(reset: Bool = false) {
         cancelExchange()
         guard phase != .closed else { return }
         phase = .closed
-        socket.close()
+        socket.close(reset: reset)
         context.connectionClosed(self)
     }
 
@@ -121,6 +122,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// Closes the upstream side of an unfinished exchange (it cannot be reused mid-message).
     private func cancelExchange() {
         exchange?.upstream?.close()
+        exchange?.cancelFaults(on: context.loop)
         exchange = nil
     }
 

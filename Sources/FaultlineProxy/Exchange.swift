@@ -1,4 +1,5 @@
 import FaultlineHTTP
+import FaultlineIO
 import FaultlineRules
 
 /// Per-request state of one proxied exchange; the route and snapshot it started on stay fixed
@@ -26,8 +27,23 @@ final class Exchange {
     var responseTrailers = HTTPHeaders()
     var clientKeepAlive = true
 
+    /// The faults that fired on this request and what they ask for.
+    let plan: FaultPlan
+    private let decision: FaultDecision?
+    /// Shapes response bytes (first-byte delay, throttle); nil when no fault asks.
+    var pacer: ResponsePacer?
+    /// Upstream-bound bytes held while a request delay runs.
+    var heldUpstream: [UInt8] = []
+    var waitingForDelay = false
+    /// A delay or hang in progress, cancelled if the exchange ends early.
+    var faultTimer: TimerID?
+    /// Response body bytes passed to the client (for cut and truncate faults).
+    var bodyBytesOut = 0
+
     init(snapshot: ConfigSnapshot, route: CompiledRoute, request: HTTPHead, requestFraming: BodyFraming,
-         upstreamHead: [UInt8]) {
+         upstreamHead: [UInt8], plan: FaultPlan = FaultPlan(), decision: FaultDecision? = nil) {
+        self.plan = plan
+        self.decision = decision
         self.snapshot = snapshot
         self.route = route
         self.request = request
@@ -35,6 +51,18 @@ final class Exchange {
         self.isHeadRequest = request.method == "HEAD"
         self.upgradeRequested = request.isUpgrade
         self.upstreamHead = upstreamHead
+    }
+
+    deinit {
+        // However the exchange ended, its injections stop counting as active (max_active).
+        if let decision, !decision.isEmpty { snapshot.faults.finished(decision) }
+    }
+
+    /// Stops fault timers and pacing (the exchange was cut short).
+    func cancelFaults(on loop: EventLoop) {
+        if let faultTimer { loop.cancel(faultTimer) }
+        faultTimer = nil
+        pacer?.cancel()
     }
 
     /// Whether a failed attempt can be sent again on a fresh connection: nothing of the

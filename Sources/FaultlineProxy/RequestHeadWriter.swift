@@ -6,7 +6,7 @@ import FaultlineRules
 enum RequestHeadWriter {
     /// The upstream request head bytes for `head`, whose body is forwarded with `framing`.
     static func upstreamHead(for head: HTTPHead, framing: BodyFraming, clientIP: String, scheme: StaticString,
-                             upstream: UpstreamConfig, upgrade: Bool) -> [UInt8] {
+                             upstream: UpstreamConfig, upgrade: Bool, dropping dropped: [String] = []) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(head.headers.bytes.count + head.target.count + 160)
         HTTP1Encoder.appendRequestLine(method: head.method, target: head.target, into: &out)
@@ -21,6 +21,7 @@ enum RequestHeadWriter {
                 let name = UnsafeRawBufferPointer(rebasing: raw[Int(field.start)..<Int(field.nameEnd)])
                 let value = Int(field.valueStart)..<Int(field.valueEnd)
                 if hopByHop.drops(name) { continue }
+                if !dropped.isEmpty && dropped.contains(where: { ASCII.equalsIgnoringCase(name, $0) }) { continue }
                 switch name.count {
                 case 4 where ASCII.equalsIgnoringCase(name, "host"):
                     if clientHost == nil { clientHost = value }
