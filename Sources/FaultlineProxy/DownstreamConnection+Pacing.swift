@@ -12,6 +12,20 @@ extension DownstreamConnection {
         }
     }
 
+    /// An upload throttle: after reading `count` bytes of a request body, stop reading for as
+    /// long as the rate says those bytes should have taken.
+    func throttleUpload(afterReading count: Int) {
+        guard let exchange, exchange.plan.upBytesPerSecond > 0, !exchange.requestComplete, phase == .exchange else { return }
+        let pause = count * 1000 / exchange.plan.upBytesPerSecond
+        guard pause > 0 else { return }
+        socket.setReading(false)
+        uploadPausedUntil = context.loop.now &+ UInt64(pause) &* 1_000_000
+        context.loop.schedule(afterMilliseconds: pause) { [weak self, weak exchange] in
+            guard let self, let exchange, self.exchange === exchange, self.phase == .exchange else { return }
+            if exchange.upstream?.socket.pendingWriteBytes ?? 0 == 0 { self.socket.setReading(true) }
+        }
+    }
+
     func startPacer(_ exchange: Exchange, upstream: UpstreamConnection) {
         let plan = exchange.plan
         let pacer = ResponsePacer(socket: socket, loop: context.loop, bytesPerSecond: plan.downBytesPerSecond,

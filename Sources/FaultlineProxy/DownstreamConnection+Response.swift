@@ -169,7 +169,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
     func upstreamDidDrain(_ upstream: UpstreamConnection) {
         // Reading also resumes once the request is complete: that is how a client that gives up
         // while the upstream thinks is noticed (its EOF), and how pipelined requests queue.
-        if phase != .closed && pipelined.count < Self.pipelineLimit {
+        if phase != .closed && pipelined.count < Self.pipelineLimit && context.loop.now >= uploadPausedUntil {
             socket.setReading(true)
         }
     }

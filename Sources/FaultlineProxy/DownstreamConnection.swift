@@ -31,6 +31,8 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// A response Faultline answers itself, sent when the request has been read.
     var pendingLocalResponse: (status: Int, message: String)?
     var draining = false
+    /// An upload throttle holds client reads until this time (monotonic ns).
+    var uploadPausedUntil: UInt64 = 0
     /// The upstream whose writes are held back until the current decoding pass ends.
     var corkedUpstream: UpstreamConnection?
     /// Whether the request in progress allows keep-alive, and whether it is a HEAD.
@@ -68,6 +70,7 @@ final class DownstreamConnection: StreamSocketDelegate {
             return
         default:
             decode(bytes)
+            throttleUpload(afterReading: bytes.count)
         }
     }
 
