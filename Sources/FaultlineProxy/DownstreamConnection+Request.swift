@@ -39,8 +39,6 @@ extension DownstreamConnection {
             if consumed < bytes.count { pipelined.append(contentsOf: bytes[consumed...]) }
             socket.setReading(false)
         case .failed(let error):
-            exchange?.upstream?.close()
-            exchange = nil
             writeLocalAndClose(status: error.status, message: "bad request: \(error.reason)")
             return
         }
@@ -166,8 +164,7 @@ extension DownstreamConnection {
         exchange.requestBodyBytes += UInt64(bytes.count)
         let limit = exchange.snapshot.config.limits.maxRequestBodyBytes
         if limit > 0 && exchange.requestBodyBytes > UInt64(limit) && !exchange.responseHeadSent {
-            upstream.close()
-            self.exchange = nil
+            cancelExchange()
             writeLocalAndClose(status: 413, message: "request body exceeds the limit of \(limit) bytes")
             return
         }

@@ -198,8 +198,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
     /// Answers a gateway error before any response byte was sent.
     func failBeforeResponse(status: Int, message: String, contentType: String = "text/plain; charset=utf-8") {
         let complete = exchange?.requestComplete ?? false
-        exchange?.upstream?.close()
-        exchange = nil
+        cancelExchange()
         respondLocally(status: status, message: message, requestFullyRead: complete, contentType: contentType)
     }
 

@@ -123,7 +123,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     }
 
     /// Closes the upstream side of an unfinished exchange (it cannot be reused mid-message).
-    private func cancelExchange() {
+    func cancelExchange() {
         exchange?.upstream?.close()
         exchange?.cancelFaults(on: context.loop)
         exchange = nil
@@ -149,11 +149,10 @@ final class DownstreamConnection: StreamSocketDelegate {
                 closeNow()
             }
         case .clientBody:
-            exchange?.upstream?.close()
             if exchange?.responseHeadSent == true {
                 abort()
             } else {
-                exchange = nil
+                cancelExchange()
                 writeLocalAndClose(status: 408, message: "request body stalled for \(context.snapshot.config.clientTimeouts.idleMs) ms")
             }
         case .upstreamConnect, .upstreamResponse:
