@@ -37,6 +37,9 @@ final class ProxyServerState: Sendable {
     /// The snapshot new exchanges use.
     var snapshot: ConfigSnapshot { current.withLock { $0.snapshot } }
 
+    /// The configuration last loaded from the file (or command line), without runtime changes.
+    var base: ProxyConfig { current.withLock { $0.base } }
+
     /// The runtime rule changes in effect.
     var overlay: RuleOverlay { current.withLock { $0.overlay } }
 

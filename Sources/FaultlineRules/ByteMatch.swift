@@ -13,6 +13,11 @@ enum ByteMatch {
         return hasPrefix(input, pattern)
     }
 
+    /// Whether `input`, ASCII-lowercased, equals the already lowercased `pattern`.
+    static func equalsIgnoringCase(_ input: UnsafeRawBufferPointer, _ lowercasedPattern: UnsafeRawBufferPointer) -> Bool {
+        input.count == lowercasedPattern.count && hasSuffixIgnoringCase(input, lowercasedPattern)
+    }
+
     /// Whether `input` starts with `pattern`.
     static func hasPrefix(_ input: UnsafeRawBufferPointer, _ pattern: UnsafeRawBufferPointer) -> Bool {
         guard input.count >= pattern.count else { return false }

@@ -46,10 +46,13 @@ extension ConfigLoader {
         return routes
     }
 
-    private static func readRoute(
-        _ value: JSONValue, path: String, upstreamNames: [String]?, _ context: LoadContext, _ diagnostics: inout Diagnostics
+    /// One route object at `path`; nil after reporting when it is unusable. Also reads the
+    /// single rule the admin API receives (`parseRule`).
+    static func readRoute(
+        _ value: JSONValue, path: String, upstreamNames: [String]?, known: [String] = ConfigKeys.route,
+        _ context: LoadContext, _ diagnostics: inout Diagnostics
     ) -> RouteConfig? {
-        guard let object = FieldReader(value, path: path, known: ConfigKeys.route, diagnostics: &diagnostics) else {
+        guard let object = FieldReader(value, path: path, known: known, diagnostics: &diagnostics) else {
             return nil
         }
         var name = path

@@ -7,6 +7,8 @@ public final class RouteTable: Sendable {
     private let compiled: [CompiledRoute]
     private let patternBytes: [UInt8]
     private let methodSpans: [ByteSpan]
+    /// Candidate lists per request literal, in front of the matchers.
+    private let index: RouteIndex
 
     /// Compiles `config.routes` in order. A route naming an upstream missing from the
     /// config (impossible for a loaded config, possible for a hand-built one) is skipped.
@@ -23,6 +25,7 @@ public final class RouteTable: Sendable {
         self.compiled = compiled
         self.patternBytes = arena.bytes
         self.methodSpans = arena.methodSpans
+        self.index = arena.bytes.withUnsafeBytes { RouteIndex(matchers: matchers, arena: $0) }
     }
 
     /// The compiled routes in match order.
@@ -31,8 +34,28 @@ public final class RouteTable: Sendable {
     }
 
     /// First route whose host, method and path all match. host is the Host header value
-    /// (may include ":port", may be nil); path excludes the query.
+    /// (may include ":port", may be nil); path excludes the query. Only the routes the
+    /// index selects are checked; the answer is always the linear scan's.
     public func match(
+        host: UnsafeRawBufferPointer?, method: UnsafeRawBufferPointer, path: UnsafeRawBufferPointer
+    ) -> CompiledRoute? {
+        let hostName = host.map(ByteMatch.hostWithoutPort)
+        let found: Int? = patternBytes.withUnsafeBytes { arena in
+            methodSpans.withUnsafeBufferPointer { methodSpans in
+                matchers.withUnsafeBufferPointer { matchers in
+                    index.firstMatch(
+                        host: hostName, method: method, path: path,
+                        matchers: matchers, arena: arena, methodSpans: methodSpans)
+                }
+            }
+        }
+        guard let found else { return nil }
+        return compiled[found]
+    }
+
+    /// The same answer as `match` by checking every route in order: the index's test
+    /// oracle and its baseline in benchmarks.
+    func linearMatch(
         host: UnsafeRawBufferPointer?, method: UnsafeRawBufferPointer, path: UnsafeRawBufferPointer
     ) -> CompiledRoute? {
         let hostName = host.map(ByteMatch.hostWithoutPort)
@@ -53,24 +76,5 @@ public final class RouteTable: Sendable {
         }
         guard let found else { return nil }
         return compiled[found]
-    }
-
-    /// Same as the buffer form, for tests and non-hot-path callers.
-    public func match(host: String?, method: String, path: String) -> CompiledRoute? {
-        var method = method
-        var path = path
-        return method.withUTF8 { methodBytes in
-            path.withUTF8 { pathBytes in
-                guard var host else {
-                    return match(host: nil, method: UnsafeRawBufferPointer(methodBytes), path: UnsafeRawBufferPointer(pathBytes))
-                }
-                return host.withUTF8 { hostBytes in
-                    match(
-                        host: UnsafeRawBufferPointer(hostBytes),
-                        method: UnsafeRawBufferPointer(methodBytes),
-                        path: UnsafeRawBufferPointer(pathBytes))
-                }
-            }
-        }
     }
 }

@@ -13,6 +13,7 @@ enum CommandLineInterface {
       faultline certs init [--dir certs] [--names localhost,127.0.0.1,...] [--drills] [--force]
       faultline pins compute <file | host:port> [--format text|json] [--ca FILE]
       faultline pins check <host:port> --pins PIN,... [--candidate PIN,...] [--ca FILE] [--require-candidate]
+      faultline rules list|add|rm|enable|disable|reset|stats [--admin URL] [--token T] [--format text|json]
       faultline --version
       faultline <command> --help
 
@@ -42,6 +43,8 @@ enum CommandLineInterface {
             return CertsCommand.main(rest)
         case "pins":
             return PinsCommand.main(rest)
+        case "rules":
+            return RulesCommand.main(rest)
         default:
             Console.err("faultline: unknown command \"\(command)\"\n\n\(usage)")
             return .usage

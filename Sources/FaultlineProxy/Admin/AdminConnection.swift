@@ -81,8 +81,11 @@ final class AdminConnection: StreamSocketDelegate {
     private func answer(_ response: AdminResponse, keepAlive: Bool) {
         var out: [UInt8] = []
         HTTP1Encoder.appendStatusLine(status: response.status, reason: [], into: &out)
-        HTTP1Encoder.appendField("Content-Type", "application/json".utf8, into: &out)
-        HTTP1Encoder.appendField("Content-Length", decimal: UInt64(response.body.count), into: &out)
+        // A 204 has neither body nor Content-Length (RFC 9110 §8.6).
+        if response.status != 204 {
+            HTTP1Encoder.appendField("Content-Type", "application/json".utf8, into: &out)
+            HTTP1Encoder.appendField("Content-Length", decimal: UInt64(response.body.count), into: &out)
+        }
         if !keepAlive { HTTP1Encoder.appendField("Connection", "close".utf8, into: &out) }
         out.append(contentsOf: "\r\n".utf8)
         out.append(contentsOf: response.body)

@@ -1,23 +1,77 @@
 import Foundation
 
-/// Answers admin requests; read-only views of the running proxy for now (health, pin status).
+/// Answers admin requests: health, pin status, and the rules (list, add, replace, remove,
+/// enable, disable, reset counters, stats). Every change goes through
+/// `ProxyServerState.updateOverlay`, so it is all or nothing and reaches new exchanges atomically.
 struct AdminRouter: Sendable {
     let server: ProxyServerState
 
+    /// The endpoints, as listed in 404 answers.
+    static let endpoints = [
+        "GET /health", "GET /pins", "GET /stats", "GET /rules", "POST /rules", "POST /rules/reset",
+        "GET /rules/{name}", "PUT /rules/{name}", "DELETE /rules/{name}",
+        "POST /rules/{name}/enable", "POST /rules/{name}/disable",
+        "POST /rules/{name}/faults/{fault}/enable", "POST /rules/{name}/faults/{fault}/disable",
+    ]
+
     func respond(to request: AdminRequest) -> AdminResponse {
-        switch (request.method, request.path) {
-        case ("GET", "/health"), ("GET", "/healthz"):
-            return .json(200, [
-                "status": "ok",
-                "config_generation": server.snapshot.generation,
-                "connections": server.connectionCount,
-            ])
-        case ("GET", "/pins"):
-            return .json(200, ["upstreams": server.pinStatus.report()])
-        case (_, "/health"), (_, "/healthz"), (_, "/pins"):
-            return .error(405, "\(request.method) is not allowed on \(request.path)")
+        // Split before decoding, so a name may hold an encoded "/".
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true)
+            .map { String($0).removingPercentEncoding ?? String($0) }
+        let method = request.method
+        switch segments.first {
+        case "health" where segments.count == 1, "healthz" where segments.count == 1:
+            return method == "GET" ? health() : notAllowed(request, "GET")
+        case "pins" where segments.count == 1:
+            return method == "GET" ? .json(200, ["upstreams": server.pinStatus.report()]) : notAllowed(request, "GET")
+        case "stats" where segments.count == 1:
+            return method == "GET" ? stats() : notAllowed(request, "GET")
+        case "rules":
+            return rules(method, Array(segments.dropFirst()), request)
         default:
-            return .error(404, "no admin endpoint \(request.path) (known: /health, /pins)")
+            return notFound(request)
         }
+    }
+
+    private func rules(_ method: String, _ rest: [String], _ request: AdminRequest) -> AdminResponse {
+        switch (method, rest.count, rest.first, rest.dropFirst().first) {
+        case ("GET", 0, _, _): return listRules()
+        case ("POST", 0, _, _): return addRule(request.body)
+        case (_, 0, _, _): return notAllowed(request, "GET, POST")
+        case ("POST", 1, "reset"?, _): return resetCounters()
+        case ("GET", 1, let name?, _): return showRule(name)
+        case ("PUT", 1, let name?, _): return replaceRule(name, request.body)
+        case ("DELETE", 1, let name?, _): return removeRule(name)
+        case (_, 1, _, _): return notAllowed(request, "GET, PUT, DELETE")
+        case ("POST", 2, let name?, let action?) where action == "enable" || action == "disable":
+            return setEnabled(action == "enable", rule: name, fault: nil)
+        case ("POST", 4, let name?, "faults"?) where rest[3] == "enable" || rest[3] == "disable":
+            return setEnabled(rest[3] == "enable", rule: name, fault: rest[2])
+        case (_, 2, _, let action?) where action == "enable" || action == "disable":
+            return notAllowed(request, "POST")
+        case (_, 4, _, "faults"?) where rest[3] == "enable" || rest[3] == "disable":
+            return notAllowed(request, "POST")
+        default:
+            return notFound(request)
+        }
+    }
+
+    private func health() -> AdminResponse {
+        .json(200, [
+            "status": "ok",
+            "config_generation": server.snapshot.generation,
+            "connections": server.connectionCount,
+        ])
+    }
+
+    private func notAllowed(_ request: AdminRequest, _ allowed: String) -> AdminResponse {
+        AdminRefusal(405, "\(request.method) is not allowed on \(request.path) (allowed: \(allowed))").response
+    }
+
+    private func notFound(_ request: AdminRequest) -> AdminResponse {
+        AdminResponse.json(404, [
+            "error": "no admin endpoint \(request.method) \(request.path)",
+            "endpoints": Self.endpoints,
+        ])
     }
 }

@@ -1,0 +1,63 @@
+import Foundation
+
+extension ConfigLoader {
+    /// The keys of a rule sent to the admin API: a route's keys plus `position`.
+    static let adminRuleKeys = ConfigKeys.route + ["position"]
+
+    /// Parses one rule (a route object in the config file's format) with the same validation
+    /// as the file; error paths start with `rule.` (`rule.faults[0].when.probability: expected
+    /// 0...1, got 1.5`). `name`, when given (the name in a URL), may be left out of the body
+    /// and must match it when present; otherwise the body must name the rule.
+    public static func parseRule(
+        _ data: Data, upstreams: [UpstreamConfig], baseDirectory: String?, name: String? = nil
+    ) throws(ConfigErrors) -> RouteConfig {
+        try parseRule(data, upstreams: upstreams, baseDirectory: baseDirectory, name: name, known: ConfigKeys.route).rule
+    }
+
+    /// Same as `parseRule(_:upstreams:baseDirectory:name:)`, also accepting `"position":
+    /// "start"|"end"` beside the route's keys (nil when absent).
+    public static func parseRuleWithPosition(
+        _ data: Data, upstreams: [UpstreamConfig], baseDirectory: String?, name: String? = nil
+    ) throws(ConfigErrors) -> (rule: RouteConfig, position: RulePosition?) {
+        try parseRule(data, upstreams: upstreams, baseDirectory: baseDirectory, name: name, known: adminRuleKeys)
+    }
+
+    private static func parseRule(
+        _ data: Data, upstreams: [UpstreamConfig], baseDirectory: String?, name: String?, known: [String]
+    ) throws(ConfigErrors) -> (rule: RouteConfig, position: RulePosition?) {
+        let root: JSONValue
+        switch JSONValue.parse(data) {
+        case .success(let value): root = value
+        case .failure(let error): throw ConfigErrors(errors: [error], file: nil)
+        }
+        let path = "rule"
+        var diagnostics = Diagnostics()
+        let context = LoadContext(baseDirectory: baseDirectory, checkFiles: true, now: Date())
+        let route = readRoute(root, path: path, upstreamNames: upstreams.map(\.name), known: known, context, &diagnostics)
+        var position: RulePosition?
+        if case .object(let fields) = root {
+            let object = FieldReader(checked: fields, path: path)
+            if known.contains("position") {
+                position = fields["position"].map { _ in object.choice("position", default: RulePosition.start, &diagnostics) }
+            }
+            checkName(fields["name"], expected: name, path: object.path("name"), &diagnostics)
+        }
+        guard let route, diagnostics.errors.isEmpty else {
+            throw ConfigErrors(errors: diagnostics.errors, file: nil)
+        }
+        let rule = name.map { RouteConfig(name: $0, match: route.match, upstream: route.upstream, faults: route.faults) } ?? route
+        return (rule, position)
+    }
+
+    /// A rule must be named: by its body, or by the URL (then the body may only repeat it).
+    private static func checkName(_ value: JSONValue?, expected: String?, path: String, _ diagnostics: inout Diagnostics) {
+        switch (value, expected) {
+        case (nil, nil):
+            diagnostics.add(path, "expected a non-empty string (every runtime rule needs a name), got nothing")
+        case (.string(let given)?, let expected?) where !given.isEmpty && given != expected:
+            diagnostics.add(path, "expected \(JSONValue.quoted(expected)) (the name in the URL), got \(JSONValue.quoted(given))")
+        default:
+            break
+        }
+    }
+}

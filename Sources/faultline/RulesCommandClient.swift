@@ -1,0 +1,126 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A tiny blocking HTTP/1.1 client of the admin API: one request per connection
+/// (`Connection: close`), plain HTTP to a loopback-style `http://host:port`, bounded by a timeout.
+struct RulesCommandClient {
+    /// An answer of the admin API.
+    struct Response {
+        let status: Int
+        let body: Data
+    }
+
+    /// Why the admin API could not be asked (exit 2).
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let host: String
+    let port: UInt16
+    let token: String?
+    let timeoutMs: Int
+
+    /// Parses `http://host:port` (or bare `host:port`); nil if malformed.
+    init?(address: String, token: String?, timeoutMs: Int = 10_000) {
+        var rest = Substring(address)
+        if rest.hasPrefix("http://") { rest = rest.dropFirst(7) }
+        if rest.hasSuffix("/") { rest = rest.dropLast() }
+        guard !rest.contains("/"), let colon = rest.lastIndex(of: ":"),
+              let port = UInt16(rest[rest.index(after: colon)...]), port > 0 else { return nil }
+        var host = String(rest[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { return nil }
+        self.host = host
+        self.port = port
+        self.token = token
+        self.timeoutMs = timeoutMs
+    }
+
+    /// `http://host:port`, for messages.
+    var url: String {
+        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    }
+
+    /// Sends one request and reads the whole answer.
+    func send(_ method: String, _ path: String, body: Data? = nil) throws(Failure) -> Response {
+        let fd = try connect()
+        defer { close(fd) }
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+        head += "Accept: application/json\r\nContent-Length: \(body?.count ?? 0)\r\n"
+        if body != nil { head += "Content-Type: application/json\r\n" }
+        if let token { head += "Authorization: Bearer \(token)\r\n" }
+        try write(fd, Data((head + "\r\n").utf8) + (body ?? Data()))
+        return try parse(try readAll(fd))
+    }
+
+    private func connect() throws(Failure) -> Int32 {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list else {
+            throw Failure(description: "cannot resolve \(host): \(gai_strerror(status).map { String(cString: $0) } ?? "error \(status)")")
+        }
+        defer { freeaddrinfo(first) }
+        var reason = "no address"
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let info = cursor {
+            cursor = info.pointee.ai_next
+            let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard fd >= 0 else { continue }
+            var timeout = timeval(tv_sec: timeoutMs / 1000, tv_usec: (timeoutMs % 1000) * 1000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
+            reason = String(cString: strerror(errno))
+            close(fd)
+        }
+        throw Failure(description: "cannot connect to \(url): \(reason)")
+    }
+
+    private func write(_ fd: Int32, _ data: Data) throws(Failure) {
+        let failed: String? = data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.send(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return String(cString: strerror(errno)) }
+                offset += written
+            }
+            return nil
+        }
+        if let failed { throw Failure(description: "cannot send to \(url): \(failed)") }
+    }
+
+    private func readAll(_ fd: Int32) throws(Failure) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count == 0 {
+                return data
+            } else if errno != EINTR {
+                let why = errno == EAGAIN || errno == EWOULDBLOCK ? "no answer within \(timeoutMs) ms" : String(cString: strerror(errno))
+                throw Failure(description: "cannot read from \(url): \(why)")
+            }
+        }
+    }
+
+    private func parse(_ data: Data) throws(Failure) -> Response {
+        let separator = Data("\r\n\r\n".utf8)
+        guard let end = data.range(of: separator) else {
+            throw Failure(description: "\(url) sent no complete HTTP answer (\(data.count) bytes)")
+        }
+        let head = String(decoding: data[..<end.lowerBound], as: UTF8.self)
+        let parts = head.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+            throw Failure(description: "\(url) is not an HTTP server (it answered \"\(head.prefix(40))\")")
+        }
+        return Response(status: status, body: Data(data[end.upperBound...]))
+    }
+}

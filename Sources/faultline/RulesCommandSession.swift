@@ -1,0 +1,124 @@
+import Foundation
+
+/// One `faultline rules` invocation: the admin API to ask and how to print its answers.
+struct RulesCommandSession {
+    let client: RulesCommandClient
+    let json: Bool
+
+    /// Reads --admin (or $FAULTLINE_ADMIN), --token (or $FAULTLINE_ADMIN_TOKEN), --format, --timeout-ms.
+    init(_ parsed: Arguments) throws(UsageError) {
+        let environment = ProcessInfo.processInfo.environment
+        let address = parsed["admin"] ?? environment["FAULTLINE_ADMIN"].flatMap { $0.isEmpty ? nil : $0 } ?? RulesCommand.defaultAdmin
+        let token = parsed["token"] ?? environment["FAULTLINE_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        var timeout = 10_000
+        if let text = parsed["timeout-ms"] {
+            guard let value = Int(text), (1...600_000).contains(value) else {
+                throw UsageError("--timeout-ms expects 1...600000, got \(text)")
+            }
+            timeout = value
+        }
+        guard let client = RulesCommandClient(address: address, token: token, timeoutMs: timeout) else {
+            throw UsageError("--admin expects http://host:port, got \(address)")
+        }
+        switch parsed["format"] ?? "text" {
+        case "text": json = false
+        case "json": json = true
+        case let other: throw UsageError("--format expects text or json, got \(other)")
+        }
+        self.client = client
+    }
+
+    func list() -> ExitStatus {
+        call("GET", "/rules") { RulesCommandTable.rules($0) }
+    }
+
+    func stats() -> ExitStatus {
+        call("GET", "/stats") { RulesCommandTable.stats($0) }
+    }
+
+    func reset() -> ExitStatus {
+        call("POST", "/rules/reset") { _ in ["counters reset"] }
+    }
+
+    /// `add FILE | - | JSON`; `position` is put into the rule's JSON.
+    func add(_ source: String, position: String?) -> Result<ExitStatus, UsageError> {
+        var body: Data
+        if source == "-" {
+            body = FileHandle.standardInput.readDataToEndOfFile()
+        } else if source.trimmingCharacters(in: .whitespaces).hasPrefix("{") {
+            body = Data(source.utf8)
+        } else if let data = FileManager.default.contents(atPath: source) {
+            body = data
+        } else {
+            return .failure(UsageError("\(source): no such file (give a JSON file, - for standard input, or the JSON itself)"))
+        }
+        if let position {
+            guard position == "start" || position == "end" else {
+                return .failure(UsageError("--position expects start or end, got \(position)"))
+            }
+            guard var object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
+                return .failure(UsageError("--position needs the rule to be a JSON object"))
+            }
+            object["position"] = position
+            body = (try? JSONSerialization.data(withJSONObject: object)) ?? body
+        }
+        return .success(call("POST", "/rules", body: body) { rule in
+            ["added rule \(rule["name"] as? String ?? "?")" + (position == "end" ? " (after the file's routes)" : " (before the file's routes)")]
+        })
+    }
+
+    func remove(_ name: String) -> ExitStatus {
+        call("DELETE", "/rules/\(Self.escape(name))") { _ in ["removed rule \(name)"] }
+    }
+
+    /// `enable|disable NAME[/FAULT]`: the last "/" separates the fault.
+    func setEnabled(_ on: Bool, _ target: String) -> ExitStatus {
+        let verb = on ? "enable" : "disable"
+        if let slash = target.lastIndex(of: "/"), slash != target.startIndex, target.index(after: slash) != target.endIndex {
+            let rule = String(target[..<slash])
+            let fault = String(target[target.index(after: slash)...])
+            return call("POST", "/rules/\(Self.escape(rule))/faults/\(Self.escape(fault))/\(verb)") { _ in
+                ["\(verb)d fault \(fault) of rule \(rule)"]
+            }
+        }
+        return call("POST", "/rules/\(Self.escape(target))/\(verb)") { _ in ["\(verb)d rule \(target)"] }
+    }
+
+    /// Sends a request; prints the answer (JSON as is, or `text`'s lines) and maps it to an exit status.
+    private func call(_ method: String, _ path: String, body: Data? = nil,
+                      text: ([String: Any]) -> [String]) -> ExitStatus {
+        let response: RulesCommandClient.Response
+        do {
+            response = try client.send(method, path, body: body)
+        } catch {
+            Console.err("faultline rules: \(error)")
+            return .usage
+        }
+        let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        guard (200..<300).contains(response.status) else {
+            if json {
+                Console.err(String(decoding: response.body, as: UTF8.self))
+            } else {
+                Console.err("faultline rules: \(object["error"] as? String ?? "the admin API answered \(response.status)")")
+                let errors = object["errors"] as? [[String: Any]] ?? []
+                for error in errors.dropFirst() {
+                    Console.err("  \(error["field"] as? String ?? ""): \(error["message"] as? String ?? "")")
+                }
+            }
+            return .failure
+        }
+        if json {
+            if !response.body.isEmpty { Console.out(String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .newlines)) }
+        } else {
+            for line in text(object) { Console.out(line) }
+        }
+        return .ok
+    }
+
+    /// `name` percent-encoded for one path segment.
+    static func escape(_ name: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#%")
+        return name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name
+    }
+}
