@@ -24,7 +24,8 @@ public final class ConfigSnapshot: Sendable {
 
     /// Compiles `config`: resolves every upstream host (blocking; never on an event loop) and
     /// loads every certificate, key and CA file. Every problem is reported with its field path.
-    public init(config: ProxyConfig, generation: Int) throws(ConfigErrors) {
+    /// `previous` is the snapshot this one replaces: unchanged fault rules keep their counters.
+    public init(config: ProxyConfig, generation: Int, previous: ConfigSnapshot? = nil) throws(ConfigErrors) {
         var addresses: [String: SocketAddress] = [:]
         var security: [String: UpstreamSecurity] = [:]
         var errors: [ConfigError] = []
@@ -72,7 +73,8 @@ public final class ConfigSnapshot: Sendable {
         self.config = config
         let routes = RouteTable(config: config)
         self.routes = routes
-        self.faults = FaultDecider(seed: config.seed, routes: routes.routes, clock: FaultDecider.monotonicMilliseconds)
+        self.faults = FaultDecider(seed: config.seed, routes: routes.routes, clock: FaultDecider.monotonicMilliseconds,
+                                   inheriting: previous?.faults)
         self.faultBodies = faultBodies
         self.generation = generation
         self.addresses = addresses

@@ -65,7 +65,7 @@ final class ProxyServerState: Sendable {
             var changed = state
             try change(&changed)
             let effective = try changed.overlay.apply(to: changed.base)
-            let snapshot = try ConfigSnapshot(config: effective, generation: state.generation + 1)
+            let snapshot = try ConfigSnapshot(config: effective, generation: state.generation + 1, previous: state.snapshot)
             changed.snapshot = snapshot
             changed.generation = snapshot.generation
             state = changed

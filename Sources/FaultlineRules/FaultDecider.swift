@@ -25,15 +25,26 @@ public final class FaultDecider: Sendable {
     /// stepped clock in tests); `active_for_ms` windows start at its value now. Pass the
     /// table's `routes` to create their state up front, so stats list every fault and
     /// decide never locks; other routes get their state on first use.
-    public init(seed: UInt64?, routes: [CompiledRoute] = [], clock: @escaping @Sendable () -> UInt64) {
+    ///
+    /// `previous` is the decider of the rule set this one replaces (a reload or an admin
+    /// change): a route whose name and faults are unchanged keeps its counts, sequence
+    /// position, random stream and outage window, so changing one rule does not restart
+    /// another's `sequence` or `first_n`.
+    public init(seed: UInt64?, routes: [CompiledRoute] = [], clock: @escaping @Sendable () -> UInt64,
+                inheriting previous: FaultDecider? = nil) {
         var generator = SystemRandomNumberGenerator()
-        let seed = seed ?? generator.next()
+        let seed = seed ?? previous?.seed ?? generator.next()
         let now = clock()
         self.seed = seed
         self.clock = clock
+        let carried = previous?.seed == seed ? previous?.allCounters() ?? [] : []
         var registered: [RuleCounters?] = Array(repeating: nil, count: (routes.map(\.index).max() ?? -1) + 1)
         for route in routes where !route.faults.isEmpty {
-            registered[route.index] = RuleCounters(route: route, seed: seed, now: now)
+            if let old = carried.first(where: { $0.routeName == route.name && $0.specs == route.faults }) {
+                registered[route.index] = RuleCounters(route: route, faults: old.faults)
+            } else {
+                registered[route.index] = RuleCounters(route: route, seed: seed, now: now)
+            }
         }
         self.registered = registered
         self.discovered = Mutex([:])

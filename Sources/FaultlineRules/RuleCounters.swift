@@ -11,14 +11,22 @@ final class RuleCounters: Sendable {
     let faults: [FaultCounters]
     /// Fault indices in composition order: phase, then rank, then declaration order.
     let order: [Int]
+    /// The faults this state was made for, to tell whether a new rule set changed them.
+    let specs: [FaultSpec]
 
-    init(route: CompiledRoute, seed: UInt64, now: UInt64) {
+    convenience init(route: CompiledRoute, seed: UInt64, now: UInt64) {
+        self.init(route: route, faults: route.faults.indices.map {
+            FaultCounters(stream: SeededRandom.stream(seed: seed, route: route.index, fault: $0), windowStart: now)
+        })
+    }
+
+    /// State for `route` that continues `faults` (the same rule in a new rule set).
+    init(route: CompiledRoute, faults: [FaultCounters]) {
         routeIndex = route.index
         routeName = route.name
         faultNames = route.faults.map(\.name)
-        faults = route.faults.indices.map {
-            FaultCounters(stream: SeededRandom.stream(seed: seed, route: route.index, fault: $0), windowStart: now)
-        }
+        specs = route.faults
+        self.faults = faults
         order = route.faults.indices.sorted { lhs, rhs in
             let left = route.faults[lhs].kind
             let right = route.faults[rhs].kind
