@@ -15,4 +15,13 @@ swift build --product faultline
 swift build --build-tests
 export FAULTLINE_BIN="$PWD/.build/debug/faultline"
 
-swift test --skip-build --parallel "$@"
+# Timing-sensitive suites (fault delay accuracy, throttle rate, faults not blocking other
+# traffic) run on their own after the rest, so the parallel run's load does not distort
+# what they measure.
+TIMED='FaultlineIntegrationTests\.(FaultAccuracyTests|FaultNonBlockingTests)'
+if [[ $# -eq 0 ]]; then
+  swift test --skip-build --parallel --skip "$TIMED"
+  swift test --skip-build --filter "$TIMED"
+else
+  swift test --skip-build --parallel "$@"
+fi

@@ -1,0 +1,319 @@
+#!/usr/bin/env bash
+# Fault engine overhead: Faultline in front of the nginx origin of bench/run.sh, started
+# three times one after another with `workers: 2`, and measured with wrk. See
+# docs/bench.md, "Fault engine overhead".
+#
+#   (a) base    one catch-all route, no faults
+#   (b) rules   BENCH_RULES routes with a 503 fault that never match, then the catch-all
+#   (c) delay0  the catch-all with a `delay: 0` fault that fires on every request
+#
+# Targets (issue 4): (b)/(a) >= 0.95 and (c)/(a) >= 0.9 in requests per second.
+#
+#   bench/faults.sh                      10 s per measurement, one round
+#   BENCH_ROUNDS=3 bench/faults.sh       medians of three rounds (order rotated per round)
+#
+# Environment:
+#   BENCH_SECONDS        seconds per measurement (default 10)
+#   BENCH_WARMUP         seconds of warm-up before each measurement (default 2; 0 = none)
+#   BENCH_ROUNDS         start and measure every config N times, report medians (default 1)
+#   BENCH_RULES          non-matching routes in (b) (default 1000)
+#   BENCH_READY_TIMEOUT  seconds to wait for each server to answer (default 30)
+#   BENCH_KEEP=1         keep the temporary directory (configs, logs, raw wrk output)
+#   BENCH_BUILD=1        rebuild the release binary even if it exists
+#   FAULTLINE_BIN        Faultline binary (default .build/release/faultline, built if missing)
+#
+# Prints a Markdown table and writes it to bench/results/faults-latest.md. Exits 0 when the
+# run completed (targets met or not); non-zero when a tool is missing, a server does not
+# start or answers wrongly, or Faultline dies during a measurement.
+set -euo pipefail
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$BENCH_DIR")
+cd "$ROOT"
+
+log() { echo "faults: $*" >&2; }
+die() { echo "faults: error: $*" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------- settings
+DURATION=${BENCH_SECONDS:-10}
+WARMUP=${BENCH_WARMUP:-2}
+READY_TIMEOUT=${BENCH_READY_TIMEOUT:-30}
+ROUNDS=${BENCH_ROUNDS:-1}
+RULES=${BENCH_RULES:-1000}
+[[ $DURATION =~ ^[1-9][0-9]*$ ]] || die "BENCH_SECONDS must be a positive integer, got '$DURATION'"
+[[ $WARMUP =~ ^[0-9]+$ ]] || die "BENCH_WARMUP must be a non-negative integer, got '$WARMUP'"
+[[ $READY_TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "BENCH_READY_TIMEOUT must be a positive integer"
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer, got '$ROUNDS'"
+[[ $RULES =~ ^[1-9][0-9]*$ ]] || die "BENCH_RULES must be a positive integer, got '$RULES'"
+CONFIGS=(base rules delay0)
+
+# ------------------------------------------------------------------------------- tools
+need() {
+  command -v "$1" >/dev/null 2>&1 || die "'$1' not found; install the bench tools with: scripts/setup.sh --bench"
+}
+need wrk
+need curl
+need python3
+need timeout
+NGINX=$(command -v nginx || true)
+[[ -z $NGINX && -x /usr/sbin/nginx ]] && NGINX=/usr/sbin/nginx
+[[ -n $NGINX ]] || die "'nginx' not found (it is the origin); run: scripts/setup.sh --bench"
+
+if [[ -n ${FAULTLINE_BIN:-} ]]; then
+  FL_BIN=$FAULTLINE_BIN
+  [[ -x $FL_BIN ]] || die "FAULTLINE_BIN=$FL_BIN is not an executable file"
+else
+  FL_BIN=$ROOT/.build/release/faultline
+  if [[ ! -x $FL_BIN || -n ${BENCH_BUILD:-} ]]; then
+    if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
+      export PATH="/opt/swift/usr/bin:$PATH"
+    fi
+    command -v swift >/dev/null 2>&1 || die "swift not found; run scripts/setup.sh"
+    log "building Faultline (swift build -c release --product faultline)"
+    swift build -c release --product faultline >&2 || die "release build of faultline failed"
+  fi
+  [[ -x $FL_BIN ]] || die "$FL_BIN missing after the build"
+fi
+
+# ----------------------------------------------------------------- processes + cleanup
+WORK=$(mktemp -d /tmp/faultline-faults.XXXXXX)
+chmod 755 "$WORK"            # nginx workers may run as an unprivileged user
+STARTED_PIDS=()
+
+cleanup() {
+  local rc=$? pid i
+  trap - EXIT INT TERM
+  for ((i = ${#STARTED_PIDS[@]} - 1; i >= 0; i--)); do
+    kill -TERM "${STARTED_PIDS[i]}" 2>/dev/null || true
+  done
+  for pid in "${STARTED_PIDS[@]}"; do
+    stop_wait "$pid"
+  done
+  if [[ -n ${BENCH_KEEP:-} ]]; then
+    log "kept $WORK"
+  else
+    rm -rf "$WORK"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# stop_wait PID : waits up to 5 s for a signalled process, then SIGKILLs it and its children.
+stop_wait() {
+  local pid=$1
+  for _ in $(seq 1 50); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    log "process $pid did not stop on SIGTERM; killing it"
+    pkill -KILL -P "$pid" 2>/dev/null || true
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  { wait "$pid"; } 2>/dev/null || true
+}
+
+# start NAME CMD... : runs CMD in the background, logs to $WORK/NAME.log, sets LAST_PID
+start() {
+  local name=$1; shift
+  "$@" >"$WORK/$name.log" 2>&1 &
+  LAST_PID=$!
+  STARTED_PIDS+=("$LAST_PID")
+}
+
+# stop PID : SIGTERM, wait, and forget the process (so cleanup never signals a reused pid).
+stop() {
+  local pid=$1 kept=() p
+  kill -TERM "$pid" 2>/dev/null || true
+  stop_wait "$pid"
+  for p in "${STARTED_PIDS[@]}"; do [[ $p == "$pid" ]] || kept+=("$p"); done
+  STARTED_PIDS=("${kept[@]}")
+}
+
+show_log() {
+  local name=$1 f
+  if [[ -s $WORK/$name.log ]]; then
+    echo "---- last lines of $name's output ----" >&2
+    tail -n 20 "$WORK/$name.log" >&2
+    echo "--------------------------------------" >&2
+  fi
+  for f in "$WORK/$name"-error.log; do
+    [[ -s $f ]] && { echo "---- $f ----" >&2; tail -n 20 "$f" >&2; }
+  done
+  return 0
+}
+
+# wait_ready NAME PORT PID : polls GET /64 until 200, the process exits, or the timeout.
+wait_ready() {
+  local name=$1 port=$2 pid=$3 code=000 deadline=$((SECONDS + READY_TIMEOUT))
+  while ((SECONDS < deadline)); do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      show_log "$name"
+      die "$name exited during startup"
+    fi
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$port/64" || true)
+    [[ $code == 200 ]] && return 0
+    sleep 0.1
+  done
+  show_log "$name"
+  [[ $code == 000 ]] && die "$name did not accept connections on 127.0.0.1:$port within ${READY_TIMEOUT}s"
+  die "$name answered GET /64 with HTTP $code instead of 200 (127.0.0.1:$port)"
+}
+
+# expect NAME PORT PATH STATUS : GET PATH answers STATUS (and the origin's 64 bytes for /64).
+expect() {
+  local name=$1 port=$2 path=$3 want=$4 code
+  code=$(curl -sS --max-time 5 -o "$WORK/$name.body" -w '%{http_code}' "http://127.0.0.1:$port$path") \
+    || die "$name: GET $path failed"
+  [[ $code == "$want" ]] || { show_log "$name"; die "$name: GET $path returned HTTP $code, expected $want"; }
+  if [[ $path == /64 ]]; then
+    cmp -s "$WORK/$name.body" "$WORK/www/64" || die "$name: GET /64 returned a body different from the origin's"
+  fi
+}
+
+# free_port : an unused loopback port.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# --------------------------------------------------------------------------- origin
+ORIGIN_PORT=$(free_port)
+ORIGIN_TLS_PORT=0
+mkdir -p "$WORK/www" "$WORK/origin-tmp" && chmod 777 "$WORK/origin-tmp"
+printf '%063d\n' 0 | tr 0 f >"$WORK/www/64"                 # 63 x 'f' + newline
+chmod 755 "$WORK/www"; chmod 644 "$WORK/www/64"
+sed -e '/@TLS@/d' -e "s|@DIR@|$WORK|g" -e "s|@PORT@|$ORIGIN_PORT|g" \
+  "$BENCH_DIR/conf/origin-nginx.conf.in" >"$WORK/origin.conf"
+log "origin: nginx on 127.0.0.1:$ORIGIN_PORT"
+start origin "$NGINX" -p "$WORK/" -e "$WORK/origin-error.log" -c "$WORK/origin.conf"
+ORIGIN_PID=$LAST_PID
+wait_ready origin "$ORIGIN_PORT" "$ORIGIN_PID"
+expect origin "$ORIGIN_PORT" /64 200
+
+# -------------------------------------------------------------------------- configs
+# write_config NAME PORT : the config of (a), (b) or (c) listening on PORT.
+write_config() {
+  python3 - "$1" "$2" "$ORIGIN_PORT" "$RULES" >"$WORK/$1.json" <<'EOF'
+import json, sys
+name, port, origin, rules = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+routes = []
+if name == "rules":
+    routes = [{"name": f"r{i}", "match": {"path_prefix": f"/never/{i}"}, "upstream": "origin",
+               "faults": [{"status": 503}]} for i in range(rules)]
+catch_all = {"name": "all", "upstream": "origin"}
+if name == "delay0":
+    catch_all["faults"] = [{"delay": 0}]
+routes.append(catch_all)
+print(json.dumps({"workers": 2, "listeners": [{"address": f"127.0.0.1:{port}"}],
+                  "upstreams": {"origin": {"url": f"http://127.0.0.1:{origin}"}}, "routes": routes}))
+EOF
+}
+
+# ------------------------------------------------------------------------ measuring
+RESULTS=$WORK/results.tsv
+: >"$RESULTS"
+HZ=$(getconf CLK_TCK)
+
+# CPU time (clock ticks, user + system) of a process, every thread counted.
+cpu_ticks() {
+  local total=0 task
+  for task in /proc/"$1"/task/*; do
+    total=$((total + $(awk '{print $14 + $15}' "$task/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$total"
+}
+
+# run_config NAME ROUND : starts Faultline with NAME's config, checks it, measures, stops it.
+run_config() {
+  local name=$1 round=$2 port pid url out cpu0 cpu1 limit=$((DURATION + WARMUP + 60))
+  port=$(free_port)
+  write_config "$name" "$port"
+  start "$name" "$FL_BIN" run --config "$WORK/$name.json"
+  pid=$LAST_PID
+  wait_ready "$name" "$port" "$pid"
+  expect "$name" "$port" /64 200
+  [[ $name != rules ]] || expect "$name" "$port" "/never/$((RULES - 1))/x" 503
+  url="http://127.0.0.1:$port/64"
+  out="$WORK/wrk-$name-$round.txt"
+  log "  round $((round + 1))/$ROUNDS: $name (pid $pid, port $port)"
+  if ((WARMUP > 0)); then
+    timeout "$limit" wrk -t2 -c50 -d "${WARMUP}s" "$url" >"$WORK/wrk-$name-$round.warmup.txt" 2>&1 || true
+  fi
+  cpu0=$(cpu_ticks "$pid")
+  if timeout "$limit" wrk -s "$BENCH_DIR/stats.lua" -t2 -c50 -d "${DURATION}s" "$url" >"$out" 2>&1 \
+      && grep -q '^BENCH ' "$out"; then
+    cpu1=$(cpu_ticks "$pid")
+    printf '%s\t%s cpu_us=%d\n' "$name" "$(grep '^BENCH ' "$out" | sed 's/^BENCH //')" \
+      $(( (cpu1 - cpu0) * 1000000 / HZ )) >>"$RESULTS"
+  else
+    log "$name: wrk failed:"; tail -n 5 "$out" >&2 || true
+    printf '%s\tstatus=error\n' "$name" >>"$RESULTS"
+  fi
+  if ! kill -0 "$pid" 2>/dev/null; then
+    show_log "$name"
+    die "Faultline ($name) died during the measurement"
+  fi
+  stop "$pid"
+}
+
+log "measuring ${CONFIGS[*]}: ${DURATION}s (+${WARMUP}s warm-up) x $ROUNDS round(s) each, one Faultline at a time"
+for ((round = 0; round < ROUNDS; round++)); do
+  # Rotate the order each round so no config always runs first.
+  for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
+    run_config "${CONFIGS[(i + round) % ${#CONFIGS[@]}]}" "$round"
+  done
+done
+
+# -------------------------------------------------------------------------- report
+mkdir -p "$BENCH_DIR/results"
+python3 - "$RESULTS" "$BENCH_DIR/results/faults-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" "$RULES" \
+  "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$FL_BIN" <<'EOF'
+import statistics, sys
+results, out, seconds, warmup, rounds, rules, host, date, binary = sys.argv[1:]
+runs = {}
+for line in open(results):
+    name, _, fields = line.rstrip("\n").partition("\t")
+    kv = dict(item.partition("=")[::2] for item in fields.split())
+    runs.setdefault(name, []).append(kv)
+
+def median(name, key):
+    good = [r for r in runs.get(name, []) if "status" not in r]
+    if not good:
+        return None
+    if key == "rps":
+        return statistics.median(int(r["requests"]) / (int(r["duration_us"]) / 1e6) for r in good)
+    if key == "cpu":
+        return statistics.median(int(r["cpu_us"]) / max(int(r["requests"]), 1) for r in good)
+    if key == "errors":
+        return max(sum(int(r[k]) for k in ("connect_errors", "read_errors", "write_errors",
+                                            "status_errors", "timeouts")) for r in good)
+    return statistics.median(float(r[key]) for r in good)
+
+rows = [("base", "(a) catch-all, no faults", None),
+        ("rules", f"(b) {rules} non-matching rules + catch-all", 0.95),
+        ("delay0", "(c) catch-all with `delay: 0` on every request", 0.90)]
+base = median("base", "rps")
+lines = [f"Fault engine overhead, {date}: {host}; Faultline `workers: 2`, wrk -t2 -c50 keep-alive "
+         f"GET /64 for {seconds} s (+{warmup} s warm-up); median of {rounds} round(s).", "",
+         "| config | req/s | CPU µs/req | p50 ms | p99 ms | errors | ratio to (a) | target | met |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+for name, label, target in rows:
+    rps = median(name, "rps")
+    if rps is None:
+        lines.append(f"| {label} | error | | | | | | {'' if target is None else f'≥ {target:.2f}'} | n/a |")
+        continue
+    ratio = rps / base if base else None
+    ratio_text = "1.00" if target is None else (f"{ratio:.3f}" if ratio is not None else "n/a")
+    met = "" if target is None else ("n/a" if ratio is None else ("met" if ratio >= target else "**missed**"))
+    lines.append(f"| {label} | {rps:,.0f} | {median(name, 'cpu'):.1f} | {median(name, 'p50_us') / 1000:.2f} | "
+                 f"{median(name, 'p99_us') / 1000:.2f} | {median(name, 'errors')} | {ratio_text} | "
+                 f"{'' if target is None else f'≥ {target:.2f}'} | {met} |")
+lines += ["", f"Binary: `{binary}`."]
+text = "\n".join(lines) + "\n"
+open(out, "w").write(text)
+print(text, end="")
+EOF
+log "table written to bench/results/faults-latest.md"
+exit 0
