@@ -110,7 +110,7 @@ extension DownstreamConnection {
 
     /// `X-Faultline-Fault: route/fault, …` so a client can tell an injected failure from a real one.
     func appendFaultMarker(_ exchange: Exchange, into bytes: inout [UInt8]) {
-        guard !exchange.plan.isEmpty else { return }
+        guard !exchange.plan.isEmpty, exchange.snapshot.config.faultHeaders.markResponses else { return }
         HTTP1Encoder.appendField("X-Faultline-Fault", exchange.plan.names.joined(separator: ", ").utf8, into: &bytes)
     }
 }

@@ -77,7 +77,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
         exchange.responseHeadSent = true
         var bytes = ResponseHeadWriter.clientHead(for: head, framing: framing, keepAlive: keepAlive,
                                                   clientMinorVersion: clientMinor, upgrade: false)
-        if !plan.isEmpty {
+        if !plan.isEmpty && exchange.snapshot.config.faultHeaders.markResponses {
             bytes.removeLast(2)
             appendFaultMarker(exchange, into: &bytes)
             bytes.append(contentsOf: [13, 10])

@@ -11,7 +11,8 @@ extension ConfigLoader {
         if delay == status {
             diagnostics.add(object.path("status_header"), "expected a header name other than delay_header, got \(JSONValue.quoted(status))")
         }
-        return FaultHeadersConfig(enabled: enabled, delayHeader: delay, statusHeader: status)
+        let mark = object.bool("mark_responses", default: defaults.markResponses, &diagnostics)
+        return FaultHeadersConfig(enabled: enabled, delayHeader: delay, statusHeader: status, markResponses: mark)
     }
 
     private static func headerName(

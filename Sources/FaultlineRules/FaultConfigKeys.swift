@@ -17,5 +17,5 @@ enum FaultConfigKeys {
     static let truncate = ["keep_bytes"]
     static let corrupt = ["mode"]
     static let rewrite = ["status", "add_headers", "remove_headers"]
-    static let faultHeaders = ["enabled", "delay_header", "status_header"]
+    static let faultHeaders = ["enabled", "delay_header", "status_header", "mark_responses"]
 }
