@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "FaultlineIO", dependencies: ["CLinux"], swiftSettings: hotPath),
         .target(name: "FaultlineHTTP", dependencies: ["CLLHTTP"], swiftSettings: hotPath),
         .target(name: "FaultlineRules", swiftSettings: hotPath),
+        .target(name: "FaultlineLog", swiftSettings: hotPath),
         .target(name: "FaultlineTLS", dependencies: ["FaultlineIO", "FaultlineRules", "COpenSSL"], swiftSettings: hotPath),
         .target(name: "FaultlineProxy",
                 dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineRules", "FaultlineTLS", "CLinux", "COpenSSL"],
@@ -37,6 +38,7 @@ let package = Package(
 
         .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
         .testTarget(name: "FaultlineRulesTests", dependencies: ["FaultlineRules"], swiftSettings: strict),
+        .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineRules"], swiftSettings: strict),
         .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO", "FaultlineRules"], swiftSettings: strict),
         .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineRules"], swiftSettings: strict),
         .testTarget(name: "FaultlineIntegrationTests", swiftSettings: strict),

@@ -16,18 +16,13 @@ extension ConfigLoader {
         let limits = readLimits(top, &diagnostics)
         let seed = top.uint64("seed", &diagnostics)
         let faultHeaders = readFaultHeaders(top, &diagnostics)
-        // `log` is reserved for the logging issue: any object is accepted and ignored.
-        if let log = top["log"] {
-            if case .object = log {} else {
-                diagnostics.add(top.path("log"), "expected an object, got \(log.rendered)")
-            }
-        }
+        let log = readLog(top, context, &diagnostics)
         // `$schema` lets editors find config/faultline.schema.json; the loader only checks its type.
         _ = top.string("$schema", expected: "a string", &diagnostics)
         return ProxyConfig(
             workers: workers, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
             upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts,
-            limits: limits, seed: seed, faultHeaders: faultHeaders)
+            limits: limits, seed: seed, faultHeaders: faultHeaders, log: log)
     }
 
     /// The `address` member of a listener-like object.

@@ -20,6 +20,8 @@ public struct ProxyConfig: Sendable, Equatable {
     public let seed: UInt64?
     /// Per-request fault control by header (off by default).
     public let faultHeaders: FaultHeadersConfig
+    /// Traffic logging and redaction.
+    public let log: LogConfig
 
     /// Creates a configuration; upstreams are sorted by name so lookups and output are stable.
     public init(
@@ -32,7 +34,8 @@ public struct ProxyConfig: Sendable, Equatable {
         clientTimeouts: ClientTimeouts = ClientTimeouts(),
         limits: Limits = Limits(),
         seed: UInt64? = nil,
-        faultHeaders: FaultHeadersConfig = FaultHeadersConfig()
+        faultHeaders: FaultHeadersConfig = FaultHeadersConfig(),
+        log: LogConfig = LogConfig()
     ) {
         self.workers = workers
         self.listeners = listeners
@@ -44,6 +47,7 @@ public struct ProxyConfig: Sendable, Equatable {
         self.limits = limits
         self.seed = seed
         self.faultHeaders = faultHeaders
+        self.log = log
     }
 
     /// The upstream called `name`, if there is one.

@@ -1,0 +1,61 @@
+/// Encodes a record as one JSON object on one line (JSON Lines), keys in a fixed order,
+/// absent fields left out. Names follow OpenTelemetry's semantic conventions where one
+/// exists (`http.request.method`, `url.path`, `http.response.status_code`…); the rest
+/// are under `faultline.`.
+public enum JSONLineEncoder {
+    /// The record's line, ending in `\n`.
+    public static func encode(_ record: LogRecord) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.bytes.reserveCapacity(512)
+        writer.begin()
+        var time: [UInt8] = []
+        record.time.append(to: &time)
+        writer.member("time", String(decoding: time, as: UTF8.self))
+        writer.member("kind", record.kind.rawValue)
+        writer.member("request.id", record.requestID)
+        writer.member("client.address", record.clientAddress)
+        writer.member("client.port", record.clientPort)
+        writer.member("network.protocol.version", record.protocolVersion)
+        writer.member("http.request.method", record.method)
+        writer.member("url.scheme", record.scheme)
+        writer.member("server.address", record.host)
+        writer.member("server.port", record.serverPort)
+        writer.member("url.path", record.path)
+        writer.member("url.query", record.query)
+        writer.member("http.response.status_code", record.statusCode)
+        writer.member("http.request.body.size", record.requestBodySize)
+        writer.member("http.response.body.size", record.responseBodySize)
+        writer.member("faultline.duration.connect", milliseconds: record.connectMs)
+        writer.member("faultline.duration.tls", milliseconds: record.tlsMs)
+        writer.member("faultline.duration.first_byte", milliseconds: record.firstByteMs)
+        writer.member("faultline.duration.total", milliseconds: record.totalMs)
+        writer.member("faultline.upstream", record.upstream)
+        writer.member("faultline.route", record.route)
+        writer.member("faultline.fault", record.faults)
+        writer.member("faultline.pin.result", record.pinResult)
+        writer.member("error.type", record.errorType)
+        writer.member("faultline.error", record.error)
+        writer.member("faultline.message", record.message)
+        for attribute in record.attributes {
+            writer.member(attribute.name, attribute.value)
+        }
+        headers(record.requestHeaders, prefix: "http.request.header.", &writer)
+        headers(record.responseHeaders, prefix: "http.response.header.", &writer)
+        writer.member("faultline.headers.omitted", record.omittedHeaders == 0 ? nil : record.omittedHeaders)
+        writer.member("faultline.request.body", record.requestBody)
+        writer.member("faultline.response.body", record.responseBody)
+        writer.member("faultline.redacted", record.redacted)
+        writer.end()
+        return writer.bytes
+    }
+
+    /// Headers as OpenTelemetry string arrays, one key per name (repeated fields grouped).
+    private static func headers(_ fields: [LogField], prefix: String, _ writer: inout JSONWriter) {
+        var done = Set<String>()
+        for (index, field) in fields.enumerated() where !done.contains(field.name) {
+            done.insert(field.name)
+            writer.key(prefix + field.name)
+            writer.array(fields[index...].filter { $0.name == field.name }.map(\.value))
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// Hand-written JSON output for log lines: correct string escaping (control characters,
+/// quotes, backslashes, DEL, U+2028/U+2029), integers and fixed-point milliseconds,
+/// without Foundation. Swift strings are valid UTF-8, so invalid input bytes have already
+/// become U+FFFD when the text was decoded.
+struct JSONWriter {
+    /// The bytes written so far.
+    var bytes: [UInt8] = []
+    private var needsComma = false
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// Opens the object.
+    mutating func begin() {
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    /// Closes the object and ends the line.
+    mutating func end() {
+        bytes.append(UInt8(ascii: "}"))
+        bytes.append(10)
+    }
+
+    /// Writes `"key":` with a separating comma when needed.
+    mutating func key(_ key: String) {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// A string member, skipped when nil.
+    mutating func member(_ name: String, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        string(value)
+    }
+
+    /// An integer member, skipped when nil.
+    mutating func member(_ name: String, _ value: Int?) {
+        guard let value else { return }
+        key(name)
+        integer(value)
+    }
+
+    /// A milliseconds member with three decimals, skipped when nil or not finite.
+    mutating func member(_ name: String, milliseconds value: Double?) {
+        guard let value, value.isFinite else { return }
+        key(name)
+        Self.milliseconds(value, &bytes)
+    }
+
+    /// A string-array member, skipped when empty.
+    mutating func member(_ name: String, _ values: [String]) {
+        guard !values.isEmpty else { return }
+        key(name)
+        array(values)
+    }
+
+    /// Writes a JSON array of strings.
+    mutating func array(_ values: [String]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(value)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes a JSON string.
+    mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
+            case 10: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 13: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 9: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0..<0x20, 0x7F: unicodeEscape(UInt16(byte))
+            case 0xA8...0xA9 where previous == (0xE2, 0x80):
+                bytes.removeLast(2)
+                unicodeEscape(0x2000 | UInt16(byte - 0x80))
+            default: bytes.append(byte)
+            }
+            previous = (previous.1, byte)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes a decimal integer.
+    mutating func integer(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        LogTimestamp.digits(Int64(value.magnitude), 1, &bytes)
+    }
+
+    private mutating func unicodeEscape(_ code: UInt16) {
+        bytes.append(contentsOf: [92, UInt8(ascii: "u")])
+        for shift in stride(from: 12, through: 0, by: -4) {
+            bytes.append(Self.hex[Int((code >> UInt16(shift)) & 0xF)])
+        }
+    }
+
+    /// Appends `value` (milliseconds, clamped at 0) with three decimals: `12.345`.
+    static func milliseconds(_ value: Double, _ out: inout [UInt8]) {
+        let micros = Int64((max(0, min(value, 1e12)) * 1000).rounded())
+        LogTimestamp.digits(micros / 1000, 1, &out)
+        out.append(UInt8(ascii: "."))
+        LogTimestamp.digits(micros % 1000, 3, &out)
+    }
+}

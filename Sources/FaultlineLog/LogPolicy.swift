@@ -1,0 +1,14 @@
+/// Everything a record needs to be built safely: the redaction rules and the capture
+/// options. Built once from configuration, shared by every event loop.
+public struct LogPolicy: Sendable {
+    /// The redaction rules.
+    public let redactor: Redactor
+    /// What is captured and the size caps.
+    public let options: LogOptions
+
+    /// Creates a policy.
+    public init(redactor: Redactor = Redactor(), options: LogOptions = LogOptions()) {
+        self.redactor = redactor
+        self.options = options
+    }
+}

@@ -1,0 +1,100 @@
+extension LogRecord {
+    /// Sets path and query from a request target: origin form (`/p?q`) or absolute form
+    /// (`http://user:pass@host:8080/p?q`, which also sets scheme, host and port, never
+    /// the userinfo). The query is redacted; both are capped.
+    public mutating func setTarget(_ target: String, policy: LogPolicy) {
+        var bytes = Array(target.utf8)[...]
+        if let authority = Redactor.authorityStart(bytes) {
+            scheme = String(decoding: bytes[..<(authority - 3)], as: UTF8.self).lowercased()
+            let end = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+                ?? bytes.endIndex
+            var hostStart = authority
+            if let at = bytes[authority..<end].lastIndex(of: UInt8(ascii: "@")) {
+                hostStart = at + 1
+                redacted.append("request.url.userinfo")
+            }
+            setAuthority(bytes[hostStart..<end])
+            bytes = bytes[end...]
+        }
+        let fragment = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        let mark = bytes[..<fragment].firstIndex(of: UInt8(ascii: "?"))
+        path = capped(bytes[..<(mark ?? fragment)], limit: policy.options.urlMaxBytes)
+        guard let mark else { return }
+        let (kept, omitted) = Truncation.cap(bytes[(mark + 1)..<fragment], limit: policy.options.urlMaxBytes)
+        let result = policy.redactor.redactQuery(String(decoding: kept, as: UTF8.self), direction: .request)
+        query = omitted > 0 ? result.text + Truncation.marker(omitted) : result.text
+        redacted += result.redactedFields
+    }
+
+    /// Adds one header of `direction` when the policy logs headers: value capped, then
+    /// redacted. Past the per-message cap the header is only counted.
+    public mutating func addHeader(name: String, value: String, direction: LogDirection, policy: LogPolicy) {
+        guard policy.options.headers else { return }
+        let count = direction == .request ? requestHeaders.count : responseHeaders.count
+        guard count < policy.options.maxHeaders else {
+            omittedHeaders += 1
+            return
+        }
+        let (kept, omitted) = Truncation.cap(value.utf8, limit: policy.options.headerValueMaxBytes)
+        let result = policy.redactor.redactHeader(
+            name: name, value: String(decoding: kept, as: UTF8.self), direction: direction)
+        let text = omitted > 0 ? result.text + Truncation.marker(omitted) : result.text
+        let field = LogField(name: RedactionName.lower(name.utf8), value: text)
+        if direction == .request { requestHeaders.append(field) } else { responseHeaders.append(field) }
+        redacted += result.redactedFields
+    }
+
+    /// Adds a body of `direction` when the policy logs bodies of its content type:
+    /// `prefix` is what was captured (any length), `totalSize` the body's full size when
+    /// known. Capped first, then redacted, then marked when cut.
+    public mutating func setBody(
+        _ prefix: some Collection<UInt8>, totalSize: Int? = nil, contentType: String?,
+        direction: LogDirection, policy: LogPolicy
+    ) {
+        guard policy.options.bodies, MediaType.matches(contentType, policy.options.bodyTypes) else { return }
+        let (kept, omitted) = Truncation.cap(prefix, limit: policy.options.bodyMaxBytes, total: totalSize)
+        let result = policy.redactor.redactBody(kept, contentType: contentType, direction: direction)
+        let text = omitted > 0 ? result.text + Truncation.marker(omitted) : result.text
+        if direction == .request { requestBody = text } else { responseBody = text }
+        redacted += result.redactedFields
+    }
+
+    /// Sets `error.type` and the redacted, capped error text.
+    public mutating func setError(type: String, message: String, policy: LogPolicy) {
+        errorType = type
+        error = redactedText(message, field: "error", policy)
+    }
+
+    /// Sets the redacted, capped event text (pin, fault, TLS and error records).
+    public mutating func setMessage(_ text: String, policy: LogPolicy) {
+        message = redactedText(text, field: "message", policy)
+    }
+
+    /// Adds an extra attribute (e.g. `tls.protocol.version`, `faultline.pin.observed`);
+    /// its value goes through text redaction and the header value cap.
+    public mutating func addAttribute(_ key: String, _ value: String, policy: LogPolicy) {
+        attributes.append(LogField(name: key, value: redactedText(value, field: key, policy)))
+    }
+
+    private mutating func redactedText(_ text: String, field: String, _ policy: LogPolicy) -> String {
+        let (kept, omitted) = Truncation.cap(text.utf8, limit: policy.options.headerValueMaxBytes)
+        let result = policy.redactor.redact(text: String(decoding: kept, as: UTF8.self), field: field)
+        redacted += result.redactedFields
+        return omitted > 0 ? result.text + Truncation.marker(omitted) : result.text
+    }
+
+    private func capped(_ bytes: ArraySlice<UInt8>, limit: Int) -> String {
+        let (kept, omitted) = Truncation.cap(bytes, limit: limit)
+        let text = String(decoding: kept, as: UTF8.self)
+        return omitted > 0 ? text + Truncation.marker(omitted) : text
+    }
+
+    private mutating func setAuthority(_ authority: ArraySlice<UInt8>) {
+        var hostEnd = authority.endIndex
+        if let colon = authority.lastIndex(of: UInt8(ascii: ":")), !authority[colon...].contains(UInt8(ascii: "]")) {
+            hostEnd = colon
+            serverPort = Int(String(decoding: authority[(colon + 1)...], as: UTF8.self))
+        }
+        host = String(decoding: authority[..<hostEnd], as: UTF8.self).lowercased()
+    }
+}

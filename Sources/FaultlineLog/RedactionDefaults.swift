@@ -1,0 +1,29 @@
+/// The names redacted when the configuration adds and removes nothing (DESIGN.md,
+/// "Logging and redaction"). Names are matched case-insensitively, ignoring `-` and `_`.
+public enum RedactionDefaults {
+    /// Header names whose whole value is redacted (Cookie and Set-Cookie keep cookie names).
+    public static let headers: [String] = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie",
+        "x-api-key", "api-key", "x-auth-token", "x-access-token", "x-csrf-token", "x-xsrf-token",
+        "x-session-token", "x-amz-security-token", "x-goog-api-key",
+    ]
+
+    /// Any header whose name contains one of these is redacted too.
+    public static let headerSubstrings: [String] = ["token", "secret", "password", "api-key", "apikey", "session"]
+
+    /// Query (and URL fragment) parameters whose values are redacted.
+    public static let queryParameters: [String] = [
+        "access_token", "id_token", "refresh_token", "token", "code", "client_secret", "api_key", "key",
+        "password", "sig", "signature", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
+        "AWSAccessKeyId", "X-Goog-Signature", "X-Goog-Credential",
+    ]
+
+    /// JSON and form body fields whose values are redacted, at any depth.
+    public static let bodyFields: [String] = [
+        "password", "passwd", "secret", "token", "access_token", "refresh_token", "id_token", "client_secret",
+        "api_key", "apikey", "authorization", "credit_card", "card_number", "cvv", "ssn",
+    ]
+
+    /// The text that replaces every redacted value.
+    public static let placeholder = "[REDACTED]"
+}

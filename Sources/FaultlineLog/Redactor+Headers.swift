@@ -1,0 +1,46 @@
+extension Redactor {
+    /// Authorization schemes kept in front of a redacted credential (`Bearer [REDACTED]`).
+    private static let authSchemes: Set<String> = [
+        "basic", "bearer", "digest", "negotiate", "ntlm", "dpop", "hoba", "mutual", "token", "oauth",
+        "aws4-hmac-sha256",
+    ]
+    /// Headers whose value is a URL: their userinfo and query secrets are redacted.
+    private static let urlHeaders: Set<String> = ["location", "contentlocation", "referer", "origin"]
+
+    /// The value of header `name` as it may be logged. Cookie values are redacted with
+    /// cookie names kept (Set-Cookie attributes kept too); an Authorization value keeps its
+    /// scheme; a sensitive header's whole value is replaced; a Location or Referer URL has
+    /// its userinfo and sensitive parameters redacted. Fields: `<direction>.header.<name>`
+    /// or `<direction>.cookie.<cookie name>`.
+    public func redactHeader(name: String, value: String, direction: LogDirection) -> Redacted {
+        let normalized = RedactionName.normalize(name.utf8)
+        if keptHeaderNames.contains(normalized) { return Redacted(text: value) }
+        let field = "\(direction.rawValue).header.\(RedactionName.lower(name.utf8))"
+        switch normalized {
+        case "cookie" where headerNames.contains(normalized):
+            return redactCookie(value, field: "\(direction.rawValue).cookie.")
+        case "setcookie" where headerNames.contains(normalized):
+            return redactSetCookie(value, field: "\(direction.rawValue).cookie.")
+        default:
+            break
+        }
+        if headerNames.contains(normalized) || containsSubstring(Array(normalized.utf8)) {
+            return Redacted(text: Self.redactCredential(value), redactedFields: [field])
+        }
+        if Self.urlHeaders.contains(normalized) {
+            return redactURL(value, field: field)
+        }
+        return Redacted(text: value)
+    }
+
+    /// `value` with everything but a recognised auth scheme replaced.
+    static func redactCredential(_ value: String) -> String {
+        let trimmed = value.drop { $0 == " " || $0 == "\t" }
+        guard let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
+            return RedactionDefaults.placeholder
+        }
+        let scheme = trimmed[..<space]
+        guard authSchemes.contains(scheme.lowercased()) else { return RedactionDefaults.placeholder }
+        return "\(scheme) \(RedactionDefaults.placeholder)"
+    }
+}

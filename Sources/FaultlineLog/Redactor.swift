@@ -1,0 +1,73 @@
+/// Decides what is secret and replaces it with `[REDACTED]`: header values, cookie
+/// values, query and fragment parameters, URL userinfo, JSON and form body fields, and
+/// free text. Built once from configuration and shared by every event loop. Matching is
+/// case-insensitive and ignores `-` and `_` in names; it applies in both directions.
+public struct Redactor: Sendable {
+    /// Normalised header names whose values are redacted.
+    let headerNames: Set<String>
+    /// Normalised header names never redacted, even when a substring matches.
+    let keptHeaderNames: Set<String>
+    /// Normalised substrings; a header whose normalised name contains one is redacted.
+    let headerSubstrings: [[UInt8]]
+    /// Normalised query and fragment parameter names.
+    let queryNames: Set<String>
+    /// Normalised JSON and form field names.
+    let bodyFieldNames: Set<String>
+    /// Normalised names recognised in free text (`name=value`, `name: value`).
+    let textNames: Set<String>
+
+    /// The default rules with names added and removed. Each `add…` list extends the
+    /// defaults in `RedactionDefaults`; each `remove…` list takes names out of them (and
+    /// `removeHeaders` also exempts a header from the substring rule, e.g. a
+    /// `X-Session-Trace` that is not a secret).
+    public init(
+        addHeaders: [String] = [], removeHeaders: [String] = [],
+        addHeaderSubstrings: [String] = [], removeHeaderSubstrings: [String] = [],
+        addQueryParameters: [String] = [], removeQueryParameters: [String] = [],
+        addBodyFields: [String] = [], removeBodyFields: [String] = []
+    ) {
+        func build(_ defaults: [String], _ add: [String], _ remove: [String]) -> Set<String> {
+            Set(defaults.map(RedactionName.normalize) + add.map(RedactionName.normalize))
+                .subtracting(remove.map(RedactionName.normalize))
+                .filter { !$0.isEmpty }
+        }
+        keptHeaderNames = Set(removeHeaders.map(RedactionName.normalize))
+        headerNames = build(RedactionDefaults.headers, addHeaders, removeHeaders)
+        headerSubstrings = build(RedactionDefaults.headerSubstrings, addHeaderSubstrings, removeHeaderSubstrings)
+            .sorted().map { Array($0.utf8) }
+        queryNames = build(RedactionDefaults.queryParameters, addQueryParameters, removeQueryParameters)
+        bodyFieldNames = build(RedactionDefaults.bodyFields, addBodyFields, removeBodyFields)
+        textNames = headerNames.union(queryNames).union(bodyFieldNames)
+    }
+
+    /// Whether the value of header `name` is redacted (by name or by substring).
+    public func isSensitiveHeader(_ name: String) -> Bool {
+        let normalized = RedactionName.normalize(name.utf8)
+        if keptHeaderNames.contains(normalized) { return false }
+        if headerNames.contains(normalized) { return true }
+        return containsSubstring(Array(normalized.utf8))
+    }
+
+    /// Whether query or fragment parameter `name` (already percent-decoded) is redacted.
+    public func isSensitiveQueryParameter(_ name: String) -> Bool {
+        queryNames.contains(RedactionName.normalize(name.utf8))
+    }
+
+    /// Whether JSON or form field `name` is redacted.
+    public func isSensitiveBodyField(_ name: String) -> Bool {
+        bodyFieldNames.contains(RedactionName.normalize(name.utf8))
+    }
+
+    /// Whether a normalised name contains one of the header substrings.
+    func containsSubstring(_ normalized: [UInt8]) -> Bool {
+        headerSubstrings.contains { ByteSearch.contains(normalized, $0) }
+    }
+
+    /// Whether `name` is a secret-looking name in free text: any header, query or body
+    /// name, or a name containing a header substring.
+    func isSensitiveTextName(_ name: some Collection<UInt8>) -> Bool {
+        let normalized = RedactionName.normalize(name)
+        if normalized.isEmpty || keptHeaderNames.contains(normalized) { return false }
+        return textNames.contains(normalized) || containsSubstring(Array(normalized.utf8))
+    }
+}

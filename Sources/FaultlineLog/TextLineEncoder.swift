@@ -1,0 +1,67 @@
+/// Encodes a record as one readable line, e.g.
+/// `2026-11-29T15:00:00.123Z 127.0.0.1 GET /users?q=[REDACTED] → 503 12.3ms route=search fault=search/status`,
+/// with ANSI colour (status by class, faults, errors) only when `colour` is on.
+public struct TextLineEncoder: Sendable {
+    /// Whether to colour the line (only for a terminal).
+    public let colour: Bool
+
+    /// Creates an encoder.
+    public init(colour: Bool) {
+        self.colour = colour
+    }
+
+    /// The record's line, ending in `\n`.
+    public func encode(_ record: LogRecord) -> [UInt8] {
+        var writer = TextWriter(colour: colour)
+        writer.bytes.reserveCapacity(256)
+        writer.word(record.time.rfc3339, .dim)
+        if record.kind != .exchange { writer.word("[\(record.kind.rawValue)]", .cyan) }
+        writer.word(record.clientAddress ?? "-")
+        if let method = record.method { writer.word(method) }
+        if let path = record.path {
+            writer.word(path + (record.query.map { "?" + $0 } ?? ""))
+        }
+        if record.kind == .exchange {
+            writer.raw(" →")
+            writer.word(record.statusCode.map(String.init) ?? "---", Self.tint(record.statusCode))
+            if let total = record.totalMs, total.isFinite {
+                var out: [UInt8] = []
+                JSONWriter.milliseconds(total, &out)
+                writer.word(Self.oneDecimal(out) + "ms")
+            }
+        }
+        details(record, &writer)
+        writer.end()
+        return writer.bytes
+    }
+
+    private func details(_ record: LogRecord, _ writer: inout TextWriter) {
+        writer.pair("route", record.route)
+        writer.pair("upstream", record.upstream)
+        writer.pair("fault", record.faults.isEmpty ? nil : record.faults.joined(separator: ","), .magenta)
+        writer.pair("pin", record.pinResult)
+        writer.pair("error", record.errorType.map { type in record.error.map { "\(type): \($0)" } ?? type }, .red)
+        writer.pair("msg", record.message)
+        for attribute in record.attributes { writer.pair(attribute.name, attribute.value) }
+        for field in record.requestHeaders { writer.pair("req." + field.name, field.value, .dim) }
+        for field in record.responseHeaders { writer.pair("resp." + field.name, field.value, .dim) }
+        writer.pair("req.body", record.requestBody, .dim)
+        writer.pair("resp.body", record.responseBody, .dim)
+        writer.pair("id", record.requestID, .dim)
+        writer.pair("redacted", record.redacted.isEmpty ? nil : record.redacted.joined(separator: ","), .dim)
+    }
+
+    private static func tint(_ status: Int?) -> TextWriter.Colour {
+        switch status ?? 0 {
+        case 200..<300: .green
+        case 300..<400: .cyan
+        case 400..<500: .yellow
+        default: .red
+        }
+    }
+
+    /// `12.345` → `12.3` (text form shows tenths of a millisecond).
+    private static func oneDecimal(_ fixed: [UInt8]) -> String {
+        String(decoding: fixed.dropLast(2), as: UTF8.self)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import FaultlineLog
+
+@Suite("Record encoding")
+struct LogEncodingTests {
+    private let policy = LogPolicy(options: LogOptions(headers: true, bodies: true, headerValueMaxBytes: 64, bodyMaxBytes: 32))
+
+    private func sample() -> LogRecord {
+        var record = LogRecord(kind: .exchange, time: LogTimestamp(seconds: 1_795_964_400, nanoseconds: 123_456_789),
+                               requestID: "4f9c2a7e1b3d5a60")
+        record.clientAddress = "127.0.0.1"
+        record.clientPort = 52114
+        record.protocolVersion = "1.1"
+        record.method = "GET"
+        record.scheme = "http"
+        record.host = "localhost"
+        record.setTarget("/users?q=ann&token=abc", policy: policy)
+        record.statusCode = 503
+        record.requestBodySize = 0
+        record.responseBodySize = 19
+        record.connectMs = 1.5
+        record.tlsMs = 2
+        record.firstByteMs = 10.25
+        record.totalMs = 12.345
+        record.upstream = "staging"
+        record.route = "search"
+        record.faults = ["search/status"]
+        record.pinResult = "match"
+        return record
+    }
+
+    @Test func jsonLineParsesWithEveryField() throws {
+        let line = JSONLineEncoder.encode(sample())
+        #expect(line.last == 10)
+        #expect(line.dropLast().contains(10) == false)
+        let object = try parseJSONLine(line)
+        #expect(object["time"] as? String == "2026-11-29T15:00:00.123Z")
+        #expect(object["kind"] as? String == "exchange")
+        #expect(object["request.id"] as? String == "4f9c2a7e1b3d5a60")
+        #expect(object["client.address"] as? String == "127.0.0.1")
+        #expect(object["client.port"] as? Int == 52114)
+        #expect(object["network.protocol.version"] as? String == "1.1")
+        #expect(object["http.request.method"] as? String == "GET")
+        #expect(object["url.scheme"] as? String == "http")
+        #expect(object["server.address"] as? String == "localhost")
+        #expect(object["url.path"] as? String == "/users")
+        #expect(object["url.query"] as? String == "q=ann&token=[REDACTED]")
+        #expect(object["http.response.status_code"] as? Int == 503)
+        #expect(object["http.request.body.size"] as? Int == 0)
+        #expect(object["http.response.body.size"] as? Int == 19)
+        #expect(object["faultline.duration.connect"] as? Double == 1.5)
+        #expect(object["faultline.duration.tls"] as? Double == 2)
+        #expect(object["faultline.duration.first_byte"] as? Double == 10.25)
+        #expect(object["faultline.duration.total"] as? Double == 12.345)
+        #expect(object["faultline.upstream"] as? String == "staging")
+        #expect(object["faultline.route"] as? String == "search")
+        #expect(object["faultline.fault"] as? [String] == ["search/status"])
+        #expect(object["faultline.pin.result"] as? String == "match")
+        #expect(object["faultline.redacted"] as? [String] == ["request.query.token"])
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"time":"2026-11-29T15:00:00.123Z","kind":"exchange","request.id":"#))
+    }
+
+    @Test func jsonEscapesControlCharactersAndInvalidBytes() throws {
+        var record = LogRecord(kind: .error)
+        var evil: [UInt8] = Array("a\"b\\c\n\r\t\u{1B}[31m\u{7F}\u{2028}é".utf8)
+        evil += [0xFF, 0xC3]
+        record.setMessage(String(decoding: evil, as: UTF8.self), policy: policy)
+        record.setTarget("/p\u{0}ath?x=\u{1}", policy: policy)
+        let line = JSONLineEncoder.encode(record)
+        #expect(!line.dropLast().contains { $0 < 0x20 })
+        let object = try parseJSONLine(line)
+        #expect(object["faultline.message"] as? String == "a\"b\\c\n\r\t\u{1B}[31m\u{7F}\u{2028}é\u{FFFD}\u{FFFD}")
+        #expect(object["url.path"] as? String == "/p\u{0}ath")
+    }
+
+    @Test func textLineIsReadableAndEscaped() {
+        var record = sample()
+        record.setError(type: "upstream_reset", message: "reset\nby peer \u{1B}[2J", policy: policy)
+        let plain = String(decoding: TextLineEncoder(colour: false).encode(record), as: UTF8.self)
+        #expect(plain.hasPrefix("2026-11-29T15:00:00.123Z 127.0.0.1 GET /users?q=ann&token=[REDACTED] → 503 12.3ms route=search"))
+        #expect(plain.contains("fault=search/status"))
+        #expect(plain.contains(#"error="upstream_reset: reset\nby peer \x1b[2J""#))
+        #expect(!plain.contains("\u{1B}"))
+        #expect(plain.filter { $0 == "\n" }.count == 1)
+        let coloured = String(decoding: TextLineEncoder(colour: true).encode(record), as: UTF8.self)
+        #expect(coloured.contains("\u{1B}[31m503\u{1B}[0m"))
+        #expect(LogFormat.resolve("auto", isTerminal: false) == .json)
+        #expect(LogFormat.resolve("auto", isTerminal: true) == .text(colour: true))
+        #expect(LogFormat.resolve("text", isTerminal: false) == .text(colour: false))
+    }
+
+    @Test func hugeValuesAreTruncatedWithAMarker() throws {
+        var record = LogRecord()
+        record.addHeader(name: "X-Big", value: String(repeating: "a", count: 10_064), direction: .request, policy: policy)
+        record.addHeader(name: "X-Utf8", value: String(repeating: "é", count: 40), direction: .request, policy: policy)
+        let body = Array(String(repeating: "b", count: 12_377).utf8)
+        record.setBody(body.prefix(100), totalSize: body.count, contentType: "text/plain", direction: .response, policy: policy)
+        record.setBody(Array(#"{"password": "0123456789012345678901234567890123456789"}"#.utf8), contentType: "application/json",
+                       direction: .request, policy: policy)
+        record.setBody(Array(repeating: 0, count: 10), contentType: "image/png", direction: .request, policy: policy)
+        #expect(record.requestHeaders[0].value == String(repeating: "a", count: 64) + "…[truncated 10000 bytes]")
+        #expect(record.requestHeaders[1].value == String(repeating: "é", count: 32) + "…[truncated 16 bytes]")
+        #expect(record.responseBody == String(repeating: "b", count: 32) + "…[truncated 12345 bytes]")
+        #expect(record.requestBody?.hasPrefix(#"{"password": "[REDACTED]"#) == true)
+        #expect(record.requestBody?.contains("0123") == false)
+        _ = try parseJSONLine(JSONLineEncoder.encode(record))
+    }
+
+    @Test func headersAndBodiesOnlyWhenAsked() {
+        let quiet = LogPolicy()
+        var record = LogRecord()
+        record.addHeader(name: "X-Visible", value: "v", direction: .request, policy: quiet)
+        record.setBody(Array("hello".utf8), contentType: "text/plain", direction: .request, policy: quiet)
+        #expect(record.requestHeaders.isEmpty)
+        #expect(record.requestBody == nil)
+    }
+
+    @Test func timestampsAndRequestIDs() {
+        #expect(LogTimestamp(seconds: 0).rfc3339 == "1970-01-01T00:00:00.000Z")
+        #expect(LogTimestamp(seconds: 951_782_400, nanoseconds: 999_999_999).rfc3339 == "2000-02-29T00:00:00.999Z")
+        #expect(LogTimestamp(seconds: 4_102_444_799).rfc3339 == "2099-12-31T23:59:59.000Z")
+        #expect(LogTimestamp(seconds: -1).rfc3339 == "1969-12-31T23:59:59.000Z")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let now = LogTimestamp.now()
+        let parsed = formatter.date(from: now.rfc3339)
+        #expect(parsed.map { abs($0.timeIntervalSince1970 - Double(now.seconds)) < 1 } == true)
+        let ids = (0..<1000).map { _ in RequestID.generate() }
+        #expect(Set(ids).count == 1000)
+        #expect(ids.allSatisfy { $0.count == 16 && $0.allSatisfy(\.isHexDigit) })
+        #expect(RequestID.accept("abc-123") == "abc-123")
+        #expect(RequestID.accept("bad id\n").count == 16)
+        #expect(RequestID.accept(nil).count == 16)
+    }
+}

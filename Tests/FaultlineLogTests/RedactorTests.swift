@@ -1,0 +1,72 @@
+import Testing
+import FaultlineLog
+
+@Suite("Redactor")
+struct RedactorTests {
+    private let redactor = Redactor()
+
+    @Test func headersByNameSubstringAndKeep() {
+        #expect(redactor.redactHeader(name: "AUTHORIZATION", value: "Basic dXNlcjpwYXNz", direction: .request)
+            == Redacted(text: "Basic [REDACTED]", redactedFields: ["request.header.authorization"]))
+        #expect(redactor.redactHeader(name: "Authorization", value: "sekret", direction: .response).text == "[REDACTED]")
+        #expect(redactor.redactHeader(name: "Authorization", value: "sekret more", direction: .response).text == "[REDACTED]")
+        #expect(redactor.isSensitiveHeader("X-Github-Token"))
+        #expect(redactor.isSensitiveHeader("x_client_secret"))
+        #expect(!redactor.isSensitiveHeader("Content-Type"))
+        let custom = Redactor(addHeaders: ["X-Mine"], removeHeaders: ["x-session-trace", "x-api-key"], removeHeaderSubstrings: ["token"])
+        #expect(custom.isSensitiveHeader("x-mine"))
+        #expect(!custom.isSensitiveHeader("X-Session-Trace"))
+        #expect(!custom.isSensitiveHeader("X-Api-Key"))
+        #expect(!custom.isSensitiveHeader("X-Github-Token"))
+        #expect(custom.isSensitiveHeader("X-Auth-Token"))
+    }
+
+    @Test func cookiesKeepNamesAndAttributes() {
+        #expect(redactor.redactHeader(name: "cookie", value: "session=abc; theme=dark", direction: .request)
+            == Redacted(text: "session=[REDACTED]; theme=[REDACTED]", redactedFields: ["request.cookie.session", "request.cookie.theme"]))
+        let set = redactor.redactHeader(
+            name: "Set-Cookie", value: "id=a3fWa; Expires=Thu, 21 Oct 2027 07:28:00 GMT; Path=/; Domain=example.com; Secure; HttpOnly; SameSite=Lax; Foo=bar",
+            direction: .response)
+        #expect(set.text == "id=[REDACTED]; Expires=Thu, 21 Oct 2027 07:28:00 GMT; Path=/; Domain=example.com; Secure; HttpOnly; SameSite=Lax; Foo=[REDACTED]")
+        #expect(set.redactedFields == ["response.cookie.id"])
+    }
+
+    @Test func queryAndURL() {
+        #expect(redactor.redactQuery("a=1&Token=x&X%2DAmz%2DSignature=y&b&=z&code=")
+            == Redacted(text: "a=1&Token=[REDACTED]&X%2DAmz%2DSignature=[REDACTED]&b&=z&code=[REDACTED]",
+                        redactedFields: ["request.query.token", "request.query.x-amz-signature", "request.query.code"]))
+        #expect(redactor.redactURL("https://user:pa@ss@host:8443/p?key=k#id_token=t&state=s").text
+            == "https://[REDACTED]@host:8443/p?key=[REDACTED]#id_token=[REDACTED]&state=s")
+        #expect(redactor.redactURL("/plain/path").redactedFields.isEmpty)
+        let custom = Redactor(addQueryParameters: ["session_id"], removeQueryParameters: ["code"])
+        #expect(custom.redactQuery("code=1&session_id=2").text == "code=1&session_id=[REDACTED]")
+    }
+
+    @Test func jsonBodiesAtAnyDepthValidOrNot() {
+        let json = #"{"a":{"b":[{"Password":"p1"},{"token":123,"x":"keep"}]},"refresh_token":null,"pass\u0077d":"p2"}"#
+        let result = redactor.redactBody(Array(json.utf8), contentType: "application/json", direction: .response)
+        #expect(result.text == #"{"a":{"b":[{"Password":"[REDACTED]"},{"token":"[REDACTED]","x":"keep"}]},"refresh_token":null,"pass\u0077d":"[REDACTED]"}"#)
+        #expect(result.redactedFields == ["response.body.password", "response.body.token", "response.body.passwd"])
+        for broken in [#"{"password": "abc"#, #"{"password": "#, #"{"token": "a" "secret":"b"]]]"#, #"{"#, #"""#, "\u{0}\"", #"{"x":"\"#] {
+            let output = redactor.redactBody(Array(broken.utf8), contentType: "application/json", direction: .request).text
+            #expect(!output.contains("abc") && !output.contains("\"a\"") && !output.contains("\"b\""), "\(broken) → \(output)")
+        }
+    }
+
+    @Test func formBodies() {
+        let result = redactor.redactBody(Array("user=ann&password=p%26w&client_secret=c&x=1".utf8),
+                                         contentType: "application/x-www-form-urlencoded; charset=utf-8", direction: .request)
+        #expect(result.text == "user=ann&password=[REDACTED]&client_secret=[REDACTED]&x=1")
+        let custom = Redactor(removeQueryParameters: ["password"], addBodyFields: ["pin"], removeBodyFields: ["password"])
+        #expect(custom.redactBody(Array("pin=1&password=2".utf8), contentType: "application/x-www-form-urlencoded", direction: .request).text
+            == "pin=[REDACTED]&password=2")
+    }
+
+    @Test func freeText() {
+        let text = redactor.redact(text: #"GET https://u:p@h/x failed: Authorization: Bearer eyJhb.c.d, api_key=K1 {"password": "P2"} session: S3 tokens are fine"#,
+                                   field: "error")
+        #expect(text.text == #"GET https://[REDACTED]@h/x failed: Authorization: Bearer [REDACTED], api_key=[REDACTED] {"password": "[REDACTED]"} session: [REDACTED] tokens are fine"#)
+        #expect(text.redactedFields == ["error.userinfo", "error.bearer", "error.api_key", "error.password", "error.session"])
+        #expect(redactor.redact(text: "connection refused to 127.0.0.1:8081").redactedFields.isEmpty)
+    }
+}
