@@ -83,7 +83,12 @@ extension DownstreamConnection: UpstreamConnectionOwner {
             bytes.append(contentsOf: [13, 10])
         }
         emitToClient(bytes)
-        deadline.arm(.upstreamResponse, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.responseMs)
+        if exchange.pacer == nil {
+            deadline.arm(.upstreamResponse, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.responseMs)
+        } else {
+            // A throttle holds the upstream back on purpose: its silence is not a timeout.
+            deadline.disarm()
+        }
         if plan.cutAfterBytes == 0 { cutResponse(exchange) }
     }
 
@@ -111,7 +116,9 @@ extension DownstreamConnection: UpstreamConnectionOwner {
         } else {
             forwardResponseBody(body, exchange: exchange)
         }
-        deadline.arm(.upstreamResponse, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.responseMs)
+        if exchange.pacer == nil {
+            deadline.arm(.upstreamResponse, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.responseMs)
+        }
         if cutHere { cutResponse(exchange) }
     }
 
@@ -150,6 +157,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
             upstream.close()
         }
         exchange.upstream = nil
+        deadline.disarm()
         let keepAlive = exchange.clientKeepAlive && exchange.requestComplete
         if let pacer = exchange.pacer {
             pacer.finish { [weak self, weak exchange] in
