@@ -33,6 +33,8 @@ cd "$ROOT"
 
 log() { echo "faults: $*" >&2; }
 die() { echo "faults: error: $*" >&2; exit 1; }
+# shellcheck source=bench/lib.sh
+source "$BENCH_DIR/lib.sh"
 
 # ---------------------------------------------------------------------------- settings
 DURATION=${BENCH_SECONDS:-10}
@@ -48,32 +50,13 @@ RULES=${BENCH_RULES:-1000}
 CONFIGS=(base rules delay0)
 
 # ------------------------------------------------------------------------------- tools
-need() {
-  command -v "$1" >/dev/null 2>&1 || die "'$1' not found; install the bench tools with: scripts/setup.sh --bench"
-}
 need wrk
 need curl
 need python3
 need timeout
-NGINX=$(command -v nginx || true)
-[[ -z $NGINX && -x /usr/sbin/nginx ]] && NGINX=/usr/sbin/nginx
-[[ -n $NGINX ]] || die "'nginx' not found (it is the origin); run: scripts/setup.sh --bench"
+find_nginx
 
-if [[ -n ${FAULTLINE_BIN:-} ]]; then
-  FL_BIN=$FAULTLINE_BIN
-  [[ -x $FL_BIN ]] || die "FAULTLINE_BIN=$FL_BIN is not an executable file"
-else
-  FL_BIN=$ROOT/.build/release/faultline
-  if [[ ! -x $FL_BIN || -n ${BENCH_BUILD:-} ]]; then
-    if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
-      export PATH="/opt/swift/usr/bin:$PATH"
-    fi
-    command -v swift >/dev/null 2>&1 || die "swift not found; run scripts/setup.sh"
-    log "building Faultline (swift build -c release --product faultline)"
-    swift build -c release --product faultline >&2 || die "release build of faultline failed"
-  fi
-  [[ -x $FL_BIN ]] || die "$FL_BIN missing after the build"
-fi
+find_faultline
 
 # ----------------------------------------------------------------- processes + cleanup
 WORK=$(mktemp -d /tmp/faultline-faults.XXXXXX)
@@ -214,17 +197,6 @@ EOF
 # ------------------------------------------------------------------------ measuring
 RESULTS=$WORK/results.tsv
 : >"$RESULTS"
-HZ=$(getconf CLK_TCK)
-
-# CPU time (clock ticks, user + system) of a process, every thread counted.
-cpu_ticks() {
-  local total=0 task
-  for task in /proc/"$1"/task/*; do
-    total=$((total + $(awk '{print $14 + $15}' "$task/stat" 2>/dev/null || echo 0)))
-  done
-  echo "$total"
-}
-
 # run_config NAME ROUND : starts Faultline with NAME's config, checks it, measures, stops it.
 run_config() {
   local name=$1 round=$2 port pid url out cpu0 cpu1 limit=$((DURATION + WARMUP + 60))

@@ -32,6 +32,8 @@ cd "$ROOT"
 
 log() { echo "bench: $*" >&2; }
 die() { echo "bench: error: $*" >&2; exit 1; }
+# shellcheck source=bench/lib.sh
+source "$BENCH_DIR/lib.sh"
 
 # ---------------------------------------------------------------------------- settings
 DURATION=${BENCH_SECONDS:-10}
@@ -89,17 +91,12 @@ TLS_KEY=${BENCH_TLS_KEY:-ec}
 [[ $TLS_KEY == ec || $TLS_KEY == rsa ]] || die "BENCH_TLS_KEY must be ec or rsa, got '$TLS_KEY'"
 
 # ------------------------------------------------------------------------------- tools
-need() {
-  command -v "$1" >/dev/null 2>&1 || die "'$1' not found; install the bench tools with: scripts/setup.sh --bench"
-}
 need wrk
 need curl
 need python3
 need timeout
 [[ -z $TLS ]] || need openssl
-NGINX=$(command -v nginx || true)
-[[ -z $NGINX && -x /usr/sbin/nginx ]] && NGINX=/usr/sbin/nginx
-[[ -n $NGINX ]] || die "'nginx' not found (it is also the origin); run: scripts/setup.sh --bench"
+find_nginx
 if enabled haproxy; then
   HAPROXY=$(command -v haproxy || true)
   [[ -z $HAPROXY && -x /usr/sbin/haproxy ]] && HAPROXY=/usr/sbin/haproxy
@@ -107,21 +104,7 @@ if enabled haproxy; then
 fi
 
 if enabled faultline; then
-  if [[ -n ${FAULTLINE_BIN:-} ]]; then
-    FL_BIN=$FAULTLINE_BIN
-    [[ -x $FL_BIN ]] || die "FAULTLINE_BIN=$FL_BIN is not an executable file"
-  else
-    FL_BIN=$ROOT/.build/release/faultline
-    if [[ ! -x $FL_BIN || -n ${BENCH_BUILD:-} ]]; then
-      if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
-        export PATH="/opt/swift/usr/bin:$PATH"
-      fi
-      command -v swift >/dev/null 2>&1 || die "swift not found; run scripts/setup.sh"
-      log "building Faultline (swift build -c release --product faultline)"
-      swift build -c release --product faultline >&2 || die "release build of faultline failed"
-    fi
-    [[ -x $FL_BIN ]] || die "$FL_BIN missing after the build"
-  fi
+  find_faultline
 fi
 
 # ----------------------------------------------------------------- processes + cleanup
@@ -374,24 +357,6 @@ done
 RESULTS=$WORK/results.tsv
 : >"$RESULTS"
 CRASHED=()
-
-# A process and all its descendants (nginx master + workers).
-descendants() {
-  local pid=$1 child
-  echo "$pid"
-  for child in $(pgrep -P "$pid" 2>/dev/null || true); do descendants "$child"; done
-}
-# CPU time (clock ticks, user + system) of a process tree, every thread counted.
-cpu_ticks() {
-  local total=0 pid task
-  for pid in $(descendants "$1"); do
-    for task in /proc/"$pid"/task/*; do
-      total=$((total + $(awk '{print $14 + $15}' "$task/stat" 2>/dev/null || echo 0)))
-    done
-  done
-  echo "$total"
-}
-HZ=$(getconf CLK_TCK)
 
 # measure PROXY SCENARIO WRK-ARGS... (the URL is the last argument)
 measure() {
