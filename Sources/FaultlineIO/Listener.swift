@@ -3,7 +3,7 @@ public final class Listener: EventHandler {
     /// The listening descriptor.
     public let fd: Int32
     /// The loop it is registered with.
-    public unowned let loop: EventLoop
+    public unowned(unsafe) let loop: EventLoop
     private let onAccept: (Int32, SocketAddress?) -> Void
     private var isClosed = false
 

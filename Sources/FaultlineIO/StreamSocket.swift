@@ -11,8 +11,9 @@ import Glibc
 public final class StreamSocket: EventHandler {
     /// The descriptor (valid until closed).
     public let fd: Int32
-    /// The loop this socket lives on.
-    public unowned let loop: EventLoop
+    /// The loop this socket lives on. A loop outlives every socket registered with it, so the
+    /// reference skips reference counting (this is read several times per request).
+    public unowned(unsafe) let loop: EventLoop
     /// Receives reads and state changes. Held strongly (a weak reference would put both
     /// objects on Swift's slow reference-counting path) and released when the socket closes.
     public var delegate: StreamSocketDelegate?

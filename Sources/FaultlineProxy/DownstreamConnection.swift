@@ -20,7 +20,8 @@ final class DownstreamConnection: StreamSocketDelegate {
     }
 
     let socket: StreamSocket
-    unowned let context: LoopContext
+    /// The loop's context outlives its connections; read on every event, so not counted.
+    unowned(unsafe) let context: LoopContext
     let clientIP: String
     let decoder: HTTP1Decoder
     var phase = Phase.idle

@@ -73,8 +73,10 @@ final class LoopContext: @unchecked Sendable {
     }
 
     private func scheduleSweep() {
-        loop.schedule(afterMilliseconds: Self.sweepIntervalMilliseconds) { [weak self] in
-            self?.sweep()
+        // The context lives as long as its loop runs; a weak capture would move every
+        // reference count of it to the slow side-table path.
+        loop.schedule(afterMilliseconds: Self.sweepIntervalMilliseconds) { [unowned(unsafe) self] in
+            self.sweep()
         }
     }
 

@@ -8,7 +8,7 @@ private final class OpenSSLServer: Sendable {
 
     /// Serves `certificate` with `key`, sending the certificates of `chain` after it.
     init(directory: TemporaryDirectory, certificate: String, key: String, chain: String) async throws {
-        let port = try FreePort.closed()
+        let port = try FreePort.available()
         child = try ChildProcess(executable: "/usr/bin/openssl",
                                  arguments: ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key,
                                              "-cert_chain", chain,

@@ -36,7 +36,7 @@ final class TLSOriginProcess: Sendable {
     /// `openssl s_server -www` serving `certificate` with `key`, sending `chain` (extra certificates) after it.
     static func openSSL(certificate: String, key: String, chain: String) async throws -> TLSOriginProcess {
         let directory = try TemporaryDirectory()
-        let port = try FreePort.closed()
+        let port = try FreePort.available()
         let child = try ChildProcess(executable: "/usr/bin/openssl",
                                      arguments: ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key,
                                                  "-cert_chain", chain, "-www", "-naccept", "50"],
