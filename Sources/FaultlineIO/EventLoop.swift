@@ -102,7 +102,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Returns the buffer lent by `takePlaintextScratch`, keeping its capacity.
     public func returnPlaintextScratch(_ buffer: [UInt8]) {
         var buffer = buffer
-        buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+        buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
         plaintextScratch = buffer
     }
 
@@ -116,7 +116,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Returns the buffer lent by `takeCiphertextScratch`, keeping its capacity.
     public func returnCiphertextScratch(_ buffer: [UInt8]) {
         var buffer = buffer
-        buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+        buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
         ciphertextScratch = buffer
     }
 

@@ -26,7 +26,9 @@ struct OutboundBuffer {
                 return error
             }
         }
-        storage.removeAll(keepingCapacity: storage.capacity <= 256 * 1024)
+        // A drained buffer keeps a small allocation only: thousands of idle keep-alive
+        // connections must not each hold on to the peak of one large transfer.
+        storage.removeAll(keepingCapacity: storage.capacity <= 16 * 1024)
         start = 0
         return nil
     }
