@@ -45,3 +45,35 @@ struct UsageError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// What a command does after parsing its arguments.
+enum ArgumentsOutcome {
+    /// Go on with these.
+    case proceed(Arguments)
+    /// Stop with this status: `--help` was answered, or a mistake was reported with the usage.
+    case stop(ExitStatus)
+}
+
+extension Arguments {
+    /// Parses the arguments of `command`, answers `--help`, and reports mistakes (an unknown
+    /// option, more positional arguments than `maxPositionals`) together with its usage.
+    static func forCommand(_ command: String, _ arguments: [String], valued: Set<String>, flags: Set<String> = [],
+                           maxPositionals: Int = Int.max, usage: String) -> ArgumentsOutcome {
+        let parsed: Arguments
+        do {
+            parsed = try Arguments(arguments, valued: valued, flags: flags.union(["help"]))
+        } catch {
+            Console.err("\(command): \(error)\n\n\(usage)")
+            return .stop(.usage)
+        }
+        if parsed.flags.contains("help") {
+            Console.out(usage)
+            return .stop(.ok)
+        }
+        if parsed.positionals.count > maxPositionals {
+            Console.err("\(command): unexpected argument \"\(parsed.positionals[maxPositionals])\"\n\n\(usage)")
+            return .stop(.usage)
+        }
+        return .proceed(parsed)
+    }
+}

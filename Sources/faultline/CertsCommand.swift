@@ -40,19 +40,10 @@ enum CertsCommand {
 
     private static func initialize(_ arguments: [String]) -> ExitStatus {
         let parsed: Arguments
-        do {
-            parsed = try Arguments(arguments, valued: ["dir", "names"], flags: ["help", "drills", "force"])
-        } catch {
-            Console.err("faultline certs init: \(error)\n\n\(usage)")
-            return .usage
-        }
-        if parsed.flags.contains("help") {
-            Console.out(usage)
-            return .ok
-        }
-        guard parsed.positionals.isEmpty else {
-            Console.err("faultline certs init: unexpected argument \"\(parsed.positionals[0])\"\n\n\(usage)")
-            return .usage
+        switch Arguments.forCommand("faultline certs init", arguments, valued: ["dir", "names"], flags: ["drills", "force"],
+                                    maxPositionals: 0, usage: usage) {
+        case .proceed(let arguments): parsed = arguments
+        case .stop(let status): return status
         }
         let directory = parsed["dir"] ?? "certs"
         let names = (parsed["names"] ?? "localhost,127.0.0.1,::1").split(separator: ",")

@@ -14,15 +14,9 @@ enum CheckConfigCommand {
 
     static func main(_ arguments: [String]) -> ExitStatus {
         let parsed: Arguments
-        do {
-            parsed = try Arguments(arguments, valued: [], flags: ["help"])
-        } catch {
-            Console.err("faultline check-config: \(error)\n\n\(usage)")
-            return .usage
-        }
-        if parsed.flags.contains("help") {
-            Console.out(usage)
-            return .ok
+        switch Arguments.forCommand("faultline check-config", arguments, valued: [], usage: usage) {
+        case .proceed(let arguments): parsed = arguments
+        case .stop(let status): return status
         }
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
             Console.err("faultline check-config: expected exactly one FILE\n\n\(usage)")

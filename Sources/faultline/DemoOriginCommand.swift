@@ -16,15 +16,10 @@ enum DemoOriginCommand {
 
     static func main(_ arguments: [String]) -> ExitStatus {
         let parsed: Arguments
-        do {
-            parsed = try Arguments(arguments, valued: ["listen", "workers"], flags: ["help"])
-        } catch {
-            Console.err("faultline demo-origin: \(error)\n\n\(usage)")
-            return .usage
-        }
-        if parsed.flags.contains("help") {
-            Console.out(usage)
-            return .ok
+        switch Arguments.forCommand("faultline demo-origin", arguments, valued: ["listen", "workers"], maxPositionals: 0,
+                                    usage: usage) {
+        case .proceed(let arguments): parsed = arguments
+        case .stop(let status): return status
         }
         let workers = Int(parsed["workers"] ?? "1") ?? -1
         guard workers >= 1 && workers <= 256 else {

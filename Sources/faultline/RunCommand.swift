@@ -23,19 +23,10 @@ enum RunCommand {
 
     static func main(_ arguments: [String]) -> ExitStatus {
         let parsed: Arguments
-        do {
-            parsed = try Arguments(arguments, valued: ["config", "listen", "upstream", "workers"], flags: ["help"])
-        } catch {
-            Console.err("faultline run: \(error)\n\n\(usage)")
-            return .usage
-        }
-        if parsed.flags.contains("help") {
-            Console.out(usage)
-            return .ok
-        }
-        guard parsed.positionals.isEmpty else {
-            Console.err("faultline run: unexpected argument \"\(parsed.positionals[0])\"\n\n\(usage)")
-            return .usage
+        switch Arguments.forCommand("faultline run", arguments, valued: ["config", "listen", "upstream", "workers"],
+                                    maxPositionals: 0, usage: usage) {
+        case .proceed(let arguments): parsed = arguments
+        case .stop(let status): return status
         }
         if parsed["config"] == nil && parsed["upstream"] == nil {
             Console.err("faultline run: give --config FILE or --upstream URL\n\n\(usage)")
