@@ -50,3 +50,42 @@ cpu_ticks() {
   echo "$total"
 }
 HZ=$(getconf CLK_TCK)
+
+# start NAME CMD... : runs CMD in the background, logs to $WORK/NAME.log, sets LAST_PID
+start() {
+  local name=$1; shift
+  "$@" >"$WORK/$name.log" 2>&1 &
+  LAST_PID=$!
+  STARTED_PIDS+=("$LAST_PID")
+}
+
+# show_log NAME : the last lines of NAME's output and error log.
+show_log() {
+  local name=$1 f
+  if [[ -s $WORK/$name.log ]]; then
+    echo "---- last lines of $name's output ----" >&2
+    tail -n 20 "$WORK/$name.log" >&2
+    echo "--------------------------------------" >&2
+  fi
+  for f in "$WORK/$name"-error.log; do
+    [[ -s $f ]] && { echo "---- $f ----" >&2; tail -n 20 "$f" >&2; }
+  done
+  return 0
+}
+
+# wait_ready NAME PORT PID : polls GET /64 until 200, the process exits, or the timeout.
+wait_ready() {
+  local name=$1 port=$2 pid=$3 code=000 deadline=$((SECONDS + READY_TIMEOUT))
+  while ((SECONDS < deadline)); do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      show_log "$name"
+      die "$name exited during startup"
+    fi
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$port/64" || true)
+    [[ $code == 200 ]] && return 0
+    sleep 0.1
+  done
+  show_log "$name"
+  [[ $code == 000 ]] && die "$name did not accept connections on 127.0.0.1:$port within ${READY_TIMEOUT}s"
+  die "$name answered GET /64 with HTTP $code instead of 200 (127.0.0.1:$port)"
+}
