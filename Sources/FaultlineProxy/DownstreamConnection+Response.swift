@@ -152,7 +152,9 @@ extension DownstreamConnection: UpstreamConnectionOwner {
             emitToClient(tail)
         }
         if upstream.reusable && exchange.requestComplete {
-            context.pool.put(upstream, maxIdle: exchange.route.upstream.maxIdleConnections, now: context.loop.now)
+            let upstreamConfig = exchange.route.upstream
+            context.pool.put(upstream, maxIdle: upstreamConfig.maxIdleConnections,
+                             idleMilliseconds: upstreamConfig.timeouts.idleMs, now: context.loop.now)
         } else {
             upstream.close()
         }

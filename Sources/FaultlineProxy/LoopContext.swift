@@ -86,17 +86,7 @@ final class LoopContext: @unchecked Sendable {
         for connection in Array(clients.values) {
             connection.checkDeadline(now: now)
         }
-        let upstreams = snapshot.config.upstreams
-        pool.closeExpired(now: now) { address in
-            let idleMs = upstreams.first { self.snapshot.addressMatches($0.name, address) }?.timeouts.idleMs ?? 60_000
-            return UInt64(idleMs) * 1_000_000
-        }
+        pool.closeExpired(now: now)
         scheduleSweep()
-    }
-}
-
-extension ConfigSnapshot {
-    func addressMatches(_ upstream: String, _ address: SocketAddress) -> Bool {
-        self.address(ofUpstream: upstream) == address
     }
 }

@@ -16,7 +16,8 @@ final class UpstreamConnection: StreamSocketDelegate {
     /// Whether the last response allows reuse.
     private(set) var reusable = false
     /// When it became idle in the pool (monotonic ns).
-    var idleSince: UInt64 = 0
+    /// When it must leave the pool if nobody took it (monotonic ns).
+    var idleDeadline: UInt64 = 0
     /// The pool that holds it while idle.
     var pool: UpstreamPool?
 

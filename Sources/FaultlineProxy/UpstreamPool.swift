@@ -31,8 +31,9 @@ final class UpstreamPool {
         return nil
     }
 
-    /// Parks `connection` unless the pool for its address holds `maxIdle` already.
-    func put(_ connection: UpstreamConnection, maxIdle: Int, now: UInt64) {
+    /// Parks `connection` for at most `idleMilliseconds`, unless the pool for its address holds
+    /// `maxIdle` already.
+    func put(_ connection: UpstreamConnection, maxIdle: Int, idleMilliseconds: Int, now: UInt64) {
         let index: Int
         if let existing = entries.firstIndex(where: { $0.holds(connection.address, connection.security) }) {
             index = existing
@@ -45,7 +46,7 @@ final class UpstreamPool {
             return
         }
         connection.detachForReuse()
-        connection.idleSince = now
+        connection.idleDeadline = now &+ UInt64(idleMilliseconds) &* 1_000_000
         connection.pool = self
         entries[index].idle.append(connection)
     }
@@ -57,11 +58,10 @@ final class UpstreamPool {
         entries[index].idle.removeAll { $0 === connection }
     }
 
-    /// Closes connections idle for longer than `idleNanoseconds(address)` allows.
-    func closeExpired(now: UInt64, idleNanoseconds: (SocketAddress) -> UInt64) {
+    /// Closes connections whose idle time is up.
+    func closeExpired(now: UInt64) {
         for entry in entries {
-            let limit = idleNanoseconds(entry.address)
-            for connection in entry.idle where now &- connection.idleSince >= limit {
+            for connection in entry.idle where now >= connection.idleDeadline {
                 connection.close()
             }
         }
