@@ -30,17 +30,17 @@ let package = Package(
         .target(name: "FaultlineLog", swiftSettings: hotPath),
         .target(name: "FaultlineTLS", dependencies: ["FaultlineIO", "FaultlineRules", "COpenSSL"], swiftSettings: hotPath),
         .target(name: "FaultlineProxy",
-                dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineRules", "FaultlineTLS", "CLinux", "COpenSSL"],
+                dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineRules", "FaultlineTLS", "FaultlineLog", "CLinux", "COpenSSL"],
                 swiftSettings: hotPath),
         .executableTarget(name: "faultline",
-                          dependencies: ["FaultlineProxy", "FaultlineRules", "FaultlineIO", "FaultlineTLS", "CLinux"],
+                          dependencies: ["FaultlineProxy", "FaultlineRules", "FaultlineIO", "FaultlineTLS", "FaultlineLog", "CLinux"],
                           swiftSettings: strict),
 
         .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
         .testTarget(name: "FaultlineRulesTests", dependencies: ["FaultlineRules"], swiftSettings: strict),
         .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineRules"], swiftSettings: strict),
         .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO", "FaultlineRules"], swiftSettings: strict),
-        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineRules"], swiftSettings: strict),
+        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineRules", "FaultlineLog"], swiftSettings: strict),
         .testTarget(name: "FaultlineIntegrationTests", swiftSettings: strict),
     ]
 )

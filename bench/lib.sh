@@ -1,4 +1,4 @@
-# Helpers shared by bench/run.sh and bench/faults.sh. Source it after defining log and die.
+# Helpers shared by bench/run.sh, bench/faults.sh and bench/logging.sh. Source it after defining log and die.
 
 # need TOOL: fails with the install hint when TOOL is missing.
 need() {
@@ -88,4 +88,39 @@ wait_ready() {
   show_log "$name"
   [[ $code == 000 ]] && die "$name did not accept connections on 127.0.0.1:$port within ${READY_TIMEOUT}s"
   die "$name answered GET /64 with HTTP $code instead of 200 (127.0.0.1:$port)"
+}
+
+# faultline_accepts MEMBERS : whether $FL_BIN's `check-config` accepts a tiny valid config
+# with the JSON members MEMBERS (e.g. '"har": {"enabled": false}') added at the top level.
+# Only the config loader runs: nothing is bound, no upstream is contacted.
+faultline_accepts() {
+  local dir rc=0
+  dir=$(mktemp -d /tmp/faultline-probe.XXXXXX)
+  printf '{"listeners": [{"address": "127.0.0.1:1"}], "upstreams": {"origin": {"url": "http://127.0.0.1:1"}}, "routes": [{"name": "all", "upstream": "origin"}], %s}\n' \
+    "$1" >"$dir/probe.json"
+  "$FL_BIN" check-config "$dir/probe.json" >"$dir/out.txt" 2>&1 || rc=$?
+  rm -rf "$dir"
+  return "$rc"
+}
+
+# faultline_quiet_json : prints the top-level JSON members that make Faultline as quiet as the
+# peers it is compared with (nginx and HAProxy run with access logs off): `"log": {"off": true}`
+# (no access log) and `"har": {"enabled": false}` (no in-memory HAR capture of recent
+# exchanges), separated by ", ", with no leading or trailing comma. Each member is included
+# only when this binary's config loader accepts it (probed with `check-config`), so a binary
+# that does not know `har` yet still starts; what was left out is said on stderr. The output is
+# empty when neither is accepted. Call it once and splice the result into a config object:
+#   FL_QUIET=$(faultline_quiet_json);  echo "{\"workers\": 2${FL_QUIET:+, $FL_QUIET}}"
+# Needs FL_BIN and log().
+faultline_quiet_json() {
+  local members=() m out=
+  for m in '"log": {"off": true}' '"har": {"enabled": false}'; do
+    if faultline_accepts "$m"; then
+      members+=("$m")
+    else
+      log "note: $FL_BIN does not accept $m (its config loader lacks the key); configs leave it out"
+    fi
+  done
+  for m in "${members[@]}"; do out+=${out:+, }$m; done
+  echo "$out"
 }

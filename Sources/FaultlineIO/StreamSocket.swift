@@ -30,6 +30,9 @@ public final class StreamSocket: EventHandler {
     /// Whether this side connected (rather than accepted): the TLS client.
     let isClient: Bool
     var tcpConnecting: Bool
+    /// When the TCP connection of a connecting socket was established (loop time, ns); with
+    /// TLS, the handshake starts then. 0 until it happens.
+    public private(set) var tcpConnectedAt: UInt64 = 0
     var awaitingHandshake: Bool
     var outbound = OutboundBuffer()
     /// Plaintext written before the secure channel was ready.
@@ -175,6 +178,7 @@ public final class StreamSocket: EventHandler {
             return
         }
         tcpConnecting = false
+        tcpConnectedAt = loop.now
         updateInterest()
         if let transformer {
             // TLS client: send the first flight; the delegate hears of the connection when the

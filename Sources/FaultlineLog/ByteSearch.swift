@@ -1,10 +1,11 @@
 /// Small byte-level helpers for the redaction scanners.
 enum ByteSearch {
     /// Whether `haystack` contains `needle` (both short: header names and substrings).
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    static func contains<Haystack: RandomAccessCollection<UInt8>>(_ haystack: Haystack, _ needle: [UInt8]) -> Bool
+    where Haystack.Index == Int {
         guard !needle.isEmpty, needle.count <= haystack.count else { return needle.isEmpty }
-        var start = 0
-        while start + needle.count <= haystack.count {
+        var start = haystack.startIndex
+        while start + needle.count <= haystack.endIndex {
             var index = 0
             while index < needle.count, haystack[start + index] == needle[index] { index += 1 }
             if index == needle.count { return true }

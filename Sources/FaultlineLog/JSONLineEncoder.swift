@@ -8,9 +8,10 @@ public enum JSONLineEncoder {
         var writer = JSONWriter()
         writer.bytes.reserveCapacity(512)
         writer.begin()
-        var time: [UInt8] = []
-        record.time.append(to: &time)
-        writer.member("time", String(decoding: time, as: UTF8.self))
+        writer.key("time" as StaticString)
+        writer.bytes.append(UInt8(ascii: "\""))
+        record.time.append(to: &writer.bytes)
+        writer.bytes.append(UInt8(ascii: "\""))
         writer.member("kind", record.kind.rawValue)
         writer.member("request.id", record.requestID)
         writer.member("client.address", record.clientAddress)
@@ -37,7 +38,8 @@ public enum JSONLineEncoder {
         writer.member("faultline.error", record.error)
         writer.member("faultline.message", record.message)
         for attribute in record.attributes {
-            writer.member(attribute.name, attribute.value)
+            writer.key(attribute.name)
+            writer.string(attribute.value)
         }
         headers(record.requestHeaders, prefix: "http.request.header.", &writer)
         headers(record.responseHeaders, prefix: "http.response.header.", &writer)

@@ -29,29 +29,37 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: ":"))
     }
 
+    /// Writes `"key":` for a fixed key, which needs no escaping.
+    mutating func key(_ key: StaticString) {
+        bytes.append(contentsOf: needsComma ? [44, 34] : [34])
+        needsComma = true
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(contentsOf: [34, 58])
+    }
+
     /// A string member, skipped when nil.
-    mutating func member(_ name: String, _ value: String?) {
+    mutating func member(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
         string(value)
     }
 
     /// An integer member, skipped when nil.
-    mutating func member(_ name: String, _ value: Int?) {
+    mutating func member(_ name: StaticString, _ value: Int?) {
         guard let value else { return }
         key(name)
         integer(value)
     }
 
     /// A milliseconds member with three decimals, skipped when nil or not finite.
-    mutating func member(_ name: String, milliseconds value: Double?) {
+    mutating func member(_ name: StaticString, milliseconds value: Double?) {
         guard let value, value.isFinite else { return }
         key(name)
         Self.milliseconds(value, &bytes)
     }
 
     /// A string-array member, skipped when empty.
-    mutating func member(_ name: String, _ values: [String]) {
+    mutating func member(_ name: StaticString, _ values: [String]) {
         guard !values.isEmpty else { return }
         key(name)
         array(values)
@@ -69,6 +77,19 @@ struct JSONWriter {
 
     /// Writes a JSON string.
     mutating func string(_ text: String) {
+        var text = text
+        // Most values need no escaping: copy them whole instead of byte by byte.
+        let plain = text.withUTF8 { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte == 34 || byte == 92 || byte >= 0x7F { return false }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain { escaped(text) }
+    }
+
+    private mutating func escaped(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var previous: (UInt8, UInt8) = (0, 0)
         for byte in text.utf8 {

@@ -26,6 +26,17 @@ extension LogRecord {
         redacted += result.redactedFields
     }
 
+    /// Sets host and port from a Host header value; anything up to an `@` (userinfo, which
+    /// a Host header must not carry) is dropped, not logged.
+    public mutating func setHostHeader(_ value: String) {
+        var bytes = Array(value.utf8)[...]
+        if let at = bytes.lastIndex(of: UInt8(ascii: "@")) {
+            bytes = bytes[(at + 1)...]
+            redacted.append("request.header.host.userinfo")
+        }
+        setAuthority(bytes.prefix(255))
+    }
+
     /// Adds one header of `direction` when the policy logs headers: value capped, then
     /// redacted. Past the per-message cap the header is only counted.
     public mutating func addHeader(name: String, value: String, direction: LogDirection, policy: LogPolicy) {
@@ -35,9 +46,10 @@ extension LogRecord {
             omittedHeaders += 1
             return
         }
-        let (kept, omitted) = Truncation.cap(value.utf8, limit: policy.options.headerValueMaxBytes)
+        let fits = value.utf8.count <= policy.options.headerValueMaxBytes
+        let (kept, omitted) = fits ? ([], 0) : Truncation.cap(value.utf8, limit: policy.options.headerValueMaxBytes)
         let result = policy.redactor.redactHeader(
-            name: name, value: String(decoding: kept, as: UTF8.self), direction: direction)
+            name: name, value: fits ? value : String(decoding: kept, as: UTF8.self), direction: direction)
         let text = omitted > 0 ? result.text + Truncation.marker(omitted) : result.text
         let field = LogField(name: RedactionName.lower(name.utf8), value: text)
         if direction == .request { requestHeaders.append(field) } else { responseHeaders.append(field) }

@@ -67,13 +67,18 @@ public struct LogTimestamp: Sendable, Equatable {
 
     /// Appends `value` zero-padded to `width` digits (more when it does not fit).
     static func digits(_ value: Int64, _ width: Int, _ out: inout [UInt8]) {
-        var buffer: [UInt8] = []
         var rest = max(0, value)
-        repeat {
-            buffer.append(UInt8(48 + rest % 10))
-            rest /= 10
-        } while rest > 0
-        if buffer.count < width { out.append(contentsOf: repeatElement(48, count: width - buffer.count)) }
-        out.append(contentsOf: buffer.reversed())
+        var count = 1
+        var scale: Int64 = 1
+        while rest / scale >= 10 {
+            scale *= 10
+            count += 1
+        }
+        if count < width { out.append(contentsOf: repeatElement(48, count: width - count)) }
+        while scale > 0 {
+            out.append(UInt8(48 + rest / scale))
+            rest %= scale
+            scale /= 10
+        }
     }
 }

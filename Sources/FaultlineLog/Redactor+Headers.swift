@@ -15,7 +15,8 @@ extension Redactor {
     public func redactHeader(name: String, value: String, direction: LogDirection) -> Redacted {
         let normalized = RedactionName.normalize(name.utf8)
         if keptHeaderNames.contains(normalized) { return Redacted(text: value) }
-        let field = "\(direction.rawValue).header.\(RedactionName.lower(name.utf8))"
+        // Built only when something is redacted: most headers are not.
+        var field: String { "\(direction.rawValue).header.\(RedactionName.lower(name.utf8))" }
         switch normalized {
         case "cookie" where headerNames.contains(normalized):
             return redactCookie(value, field: "\(direction.rawValue).cookie.")
@@ -24,7 +25,7 @@ extension Redactor {
         default:
             break
         }
-        if headerNames.contains(normalized) || containsSubstring(Array(normalized.utf8)) {
+        if headerNames.contains(normalized) || containsSubstring(normalized) {
             return Redacted(text: Self.redactCredential(value), redactedFields: [field])
         }
         if Self.urlHeaders.contains(normalized) {

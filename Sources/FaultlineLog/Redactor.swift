@@ -63,6 +63,12 @@ public struct Redactor: Sendable {
         headerSubstrings.contains { ByteSearch.contains(normalized, $0) }
     }
 
+    /// Whether a normalised name contains one of the header substrings.
+    func containsSubstring(_ normalized: String) -> Bool {
+        var name = normalized
+        return name.withUTF8 { bytes in headerSubstrings.contains { ByteSearch.contains(bytes, $0) } }
+    }
+
     /// Whether `name` is a secret-looking name in free text: any header, query or body
     /// name, or a name containing a header substring.
     func isSensitiveTextName(_ name: some Collection<UInt8>) -> Bool {

@@ -9,6 +9,8 @@ struct SinkQueue {
     var accepted = 0
     /// A descriptor from `reopen()` for the writer to switch to.
     var replacement: Int32?
+    /// Set by the writer when it sleeps on the semaphore: the next record wakes it.
+    var writerWaiting = false
     /// Set by `close()`: the writer drains what is pending and exits.
     var stopping = false
 }

@@ -21,6 +21,8 @@ public final class ConfigSnapshot: Sendable {
     public let faults: FaultDecider
     /// Bodies of status faults that name a file, read once here rather than per request.
     let faultBodies: [String: [UInt8]]
+    /// Where exchange, pin, TLS and fault records go, and how they are redacted.
+    let log: TrafficLog
 
     /// Compiles `config`: resolves every upstream host (blocking; never on an event loop) and
     /// loads every certificate, key and CA file. Every problem is reported with its field path.
@@ -70,6 +72,14 @@ public final class ConfigSnapshot: Sendable {
             }
         }
         guard errors.isEmpty else { throw ConfigErrors(errors: errors, file: nil) }
+        do {
+            // Last, so a file is only opened for a config that is otherwise good; on reload a
+            // refused file leaves the previous snapshot, and its sink, in place.
+            log = try TrafficLog(config: config, previous: previous?.log)
+        } catch {
+            throw ConfigErrors(errors: [ConfigError(path: config.log.destination == .file ? "log.path" : "log.destination",
+                                                    message: error.description)], file: nil)
+        }
         self.config = config
         let routes = RouteTable(config: config)
         self.routes = routes

@@ -28,6 +28,7 @@ extension DownstreamConnection {
     /// Keeps request body bytes (framed for the upstream) until the delay ends.
     func holdRequestBody(_ bytes: UnsafeRawBufferPointer, for exchange: Exchange) {
         exchange.requestBodyBytes += UInt64(bytes.count)
+        traceRequestBody(bytes)
         if exchange.requestFraming == .chunked {
             if exchange.requestChunkOpen { exchange.heldUpstream.append(contentsOf: [13, 10]) }
             HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &exchange.heldUpstream)
@@ -51,10 +52,13 @@ extension DownstreamConnection {
         case .status(let status):
             respondWithFault(status, exchange: exchange)
         case .reset:
+            trace?.fail("fault", "connection reset by fault \(exchange.plan.names.joined(separator: ", "))")
             closeNow(reset: true)
         case .close:
+            trace?.fail("fault", "connection closed by fault \(exchange.plan.names.joined(separator: ", "))")
             closeNow()
         case .hang(let hang):
+            trace?.fail("fault", "hung by fault \(exchange.plan.names.joined(separator: ", "))")
             // Nothing is sent; without a duration the client's own timeout ends it (its EOF
             // aborts the exchange like any client that gives up).
             guard let ms = hang.ms else { return }
@@ -64,6 +68,7 @@ extension DownstreamConnection {
                 self.closeNow(reset: hang.then == .reset)
             }
         case .garbage:
+            trace?.fail("fault", "garbage reply by fault \(exchange.plan.names.joined(separator: ", "))")
             socket.write(Array("\u{0}\u{1}\u{2}\u{3} faultline corrupt reply: this is not HTTP \u{7f}\u{ff}\r\n".utf8))
             closeAfterFlush()
         case .badChunkFraming:
@@ -73,6 +78,8 @@ extension DownstreamConnection {
             HTTP1Encoder.appendField("Transfer-Encoding", "chunked".utf8, into: &bytes)
             appendFaultMarker(exchange, into: &bytes)
             bytes.append(contentsOf: "\r\n6\r\n{\"ok\":\r\nzz-not-a-chunk-size\r\n".utf8)
+            trace?.status = 200
+            trace?.fail("fault", "malformed chunked body by fault \(exchange.plan.names.joined(separator: ", "))")
             socket.write(bytes)
             closeAfterFlush()
         }
@@ -101,9 +108,13 @@ extension DownstreamConnection {
             bytes.append(contentsOf: "\r\n".utf8)
         }
         appendFaultMarker(exchange, into: &bytes)
+        if let trace { HTTP1Encoder.appendField("X-Request-ID", trace.requestID.utf8, into: &bytes) }
         if !keepAlive { HTTP1Encoder.appendField("Connection", "close".utf8, into: &bytes) }
         bytes.append(contentsOf: "\r\n".utf8)
         if !bodiless && !exchange.isHeadRequest { bytes.append(contentsOf: body) }
+        traceLocalResponse(status: status.code, contentType: bodiless ? nil : (status.contentType ?? "text/plain; charset=utf-8"),
+                           headers: status.headers.map { ($0.name, $0.value) },
+                           body: bodiless || exchange.isHeadRequest ? [] : body)
         socket.write(bytes)
         finishExchange(keepAlive: keepAlive)
     }

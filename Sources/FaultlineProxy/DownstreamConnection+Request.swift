@@ -55,6 +55,7 @@ extension DownstreamConnection {
         lastRequestKeepAlive = head.keepAlive && !head.isUpgrade
         lastRequestWasHead = head.method == "HEAD"
         let snapshot = context.snapshot
+        let trace = startTrace(head, log: snapshot.log)
         if head.method == "CONNECT" {
             pendingLocalResponse = (405, "CONNECT is not supported: Faultline is a reverse proxy")
             return
@@ -97,13 +98,19 @@ extension DownstreamConnection {
         } else {
             framing = .none
         }
+        trace?.route = route.name
+        trace?.upstream = route.upstream.name
         let decision = snapshot.faults.decide(route: route)
         var plan = decision.isEmpty ? FaultPlan() : FaultPlan(decision, routeName: route.name)
         let controls = snapshot.config.faultHeaders
         if controls.enabled { plan.applyRequestHeaders(head.headers, controls: controls) }
+        if let trace, !plan.names.isEmpty {
+            trace.faults = plan.names
+            logFaults(plan, route: route, head: head, log: snapshot.log)
+        }
         let upstreamHead = RequestHeadWriter.upstreamHead(
             for: head, framing: framing, clientIP: clientIP, scheme: scheme, upstream: route.upstream,
-            upgrade: head.isUpgrade, dropping: controls.enabled ? [controls.delayHeader, controls.statusHeader] : [])
+            upgrade: head.isUpgrade, requestID: trace?.requestID, dropping: controls.enabled ? [controls.delayHeader, controls.statusHeader] : [])
         let exchange = Exchange(snapshot: snapshot, route: route, request: head, requestFraming: framing,
                                 upstreamHead: upstreamHead, plan: plan, decision: decision)
         self.exchange = exchange
@@ -122,6 +129,7 @@ extension DownstreamConnection {
     func connectUpstream(_ exchange: Exchange, fresh: Bool) {
         let upstreamConfig = exchange.route.upstream
         guard let address = exchange.snapshot.address(ofUpstream: upstreamConfig.name) else {
+            trace?.fail("upstream_connect", "upstream \(upstreamConfig.name) has no address")
             failBeforeResponse(status: 502, message: "upstream \(upstreamConfig.name) has no address")
             return
         }
@@ -129,11 +137,19 @@ extension DownstreamConnection {
         let connection: UpstreamConnection
         if !fresh, let pooled = context.pool.take(address, security: security) {
             connection = pooled
+            trace?.reusedConnection = true
+            trace?.pinResult = pooled.pinResult
         } else {
+            if let trace {
+                trace.reusedConnection = false
+                trace.connectStart = context.loop.now
+                trace.usedTLS = security != nil
+            }
             do {
                 connection = try UpstreamConnection(address: address, loop: context.loop, security: security,
                                                     state: context.state)
             } catch {
+                trace?.fail("upstream_connect", UpstreamFailure.connect(error).message)
                 failBeforeResponse(status: 502, message: UpstreamFailure.connect(error).message)
                 return
             }
@@ -162,6 +178,7 @@ extension DownstreamConnection {
         }
         guard let upstream = exchange.upstream else { return }
         exchange.requestBodyBytes += UInt64(bytes.count)
+        traceRequestBody(bytes)
         let limit = exchange.snapshot.config.limits.maxRequestBodyBytes
         if limit > 0 && exchange.requestBodyBytes > UInt64(limit) && !exchange.responseHeadSent {
             cancelExchange()

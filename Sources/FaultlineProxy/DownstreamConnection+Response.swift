@@ -16,6 +16,11 @@ extension DownstreamConnection: UpstreamConnectionOwner {
     func upstreamDidConnect(_ upstream: UpstreamConnection) {
         guard let exchange else { return }
         let now = context.loop.now
+        if let trace {
+            trace.tcpConnected = upstream.socket.tcpConnectedAt
+            trace.connected = now
+            trace.pinResult = upstream.pinResult
+        }
         if exchange.requestComplete {
             deadline.arm(.upstreamResponse, now: now, milliseconds: exchange.route.upstream.timeouts.responseMs)
         } else {
@@ -41,6 +46,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
                 return
             }
             exchange.responseHeadSent = true
+            traceResponse(head)
             socket.write(ResponseHeadWriter.clientHead(for: head, framing: .none, keepAlive: true,
                                                        clientMinorVersion: clientMinor, upgrade: true))
             startTunnel()
@@ -74,6 +80,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
             && !draining && !context.draining
         exchange.responseFraming = framing
         exchange.clientKeepAlive = keepAlive
+        traceResponse(head)
         exchange.responseHeadSent = true
         var bytes = ResponseHeadWriter.clientHead(for: head, framing: framing, keepAlive: keepAlive,
                                                   clientMinorVersion: clientMinor, upgrade: false)
@@ -123,6 +130,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
     }
 
     private func forwardResponseBody(_ bytes: UnsafeRawBufferPointer, exchange: Exchange) {
+        traceResponseBody(bytes)
         if exchange.responseFraming == .chunked {
             var prefix: [UInt8] = exchange.responseChunkOpen ? [13, 10] : []
             HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &prefix)
@@ -187,12 +195,14 @@ extension DownstreamConnection: UpstreamConnectionOwner {
     func upstream(_ upstream: UpstreamConnection, didFail failure: UpstreamFailure) {
         guard let exchange else { return }
         exchange.upstream = nil
+        if let trace, case .pinMismatch = failure { trace.pinResult = "mismatch" }
         if phase == .tunnel {
             closeAfterFlush()
             return
         }
         if exchange.responseHeadSent {
             // Never let a cut response look complete: close instead of ending the body.
+            trace?.fail(failure.errorType, failure.message)
             abort()
             return
         }
@@ -202,6 +212,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
             releaseUpstreamCork()
             return
         }
+        trace?.fail(failure.errorType, failure.message)
         failBeforeResponse(status: failure.status, message: failure.message, contentType: failure.contentType)
     }
 
@@ -215,6 +226,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
     func upstreamTimedOut(_ kind: ConnectionDeadline.Kind) {
         guard let exchange else { return }
         if exchange.responseHeadSent {
+            trace?.fail("upstream_timeout", "upstream \(exchange.route.upstream.name) stalled mid-response")
             abort()
             return
         }
@@ -222,12 +234,14 @@ extension DownstreamConnection: UpstreamConnectionOwner {
         let message = kind == .upstreamConnect
             ? "upstream \(exchange.route.upstream.name) did not accept the connection within \(timeouts.connectMs) ms"
             : "upstream \(exchange.route.upstream.name) did not answer within \(timeouts.responseMs) ms"
+        trace?.fail("upstream_timeout", message)
         failBeforeResponse(status: 504, message: message)
     }
 
     /// Ends the exchange: the next pipelined request, keep-alive idling, or close.
     func finishExchange(keepAlive: Bool) {
         exchange = nil
+        endTrace()
         guard phase != .closed else { return }
         guard keepAlive && !draining && !context.draining else {
             closeAfterFlush()

@@ -23,9 +23,12 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// The loop's context outlives its connections; read on every event, so not counted.
     unowned(unsafe) let context: LoopContext
     let clientIP: String
+    let clientPort: Int?
     let decoder: HTTP1Decoder
     var phase = Phase.idle
     var exchange: Exchange?
+    /// The log record of the request in progress (nil when logging and HAR are off).
+    var trace: ExchangeTrace?
     var deadline = ConnectionDeadline()
     /// Bytes of requests that arrived behind the one in progress.
     var pipelined: [UInt8] = []
@@ -48,6 +51,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?) throws(IOError) {
         self.context = context
         clientIP = peer?.ip ?? "unknown"
+        clientPort = peer.map { Int($0.port) }
         scheme = tls == nil ? "http" : "https"
         let limits = context.snapshot.config.limits
         decoder = HTTP1Decoder(kind: .request, limits: HTTP1DecoderLimits(
@@ -91,6 +95,7 @@ final class DownstreamConnection: StreamSocketDelegate {
             // A failed TLS handshake (plain HTTP on a TLS port, an untrusting client) is worth
             // telling the operator: the client only sees a closed connection.
             context.state.events(.clientTLSFailure(peer: clientIP, reason: error.description))
+            logClientTLSFailure(error.description)
         }
         abort()
     }
@@ -101,6 +106,7 @@ final class DownstreamConnection: StreamSocketDelegate {
 
     /// Stops the exchange in progress, if any, and closes both sides now.
     func abort() {
+        trace?.fail("client_closed", "the connection closed before the exchange was complete")
         closeNow()
     }
 
@@ -108,6 +114,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// With `reset` the client sees RST (a connection reset) rather than FIN.
     func closeNow(reset: Bool = false) {
         cancelExchange()
+        endTrace()
         guard phase != .closed else { return }
         phase = .closed
         socket.close(reset: reset)
@@ -117,6 +124,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// Flushes what is queued, then closes.
     func closeAfterFlush() {
         cancelExchange()
+        endTrace()
         guard phase != .closed else { return }
         phase = .closed
         socket.closeGracefully()
@@ -173,12 +181,31 @@ final class DownstreamConnection: StreamSocketDelegate {
         guard phase != .closed else { return }
         let keepAlive = requestFullyRead && lastRequestKeepAlive && !draining && !context.draining
         let includeBody = !(lastRequestWasHead && phase == .exchange)
+        let body = Array((message + "\n").utf8)
+        traceLocalResponse(status: status, contentType: contentType, body: includeBody ? body : [])
+        if status >= 400 { trace?.fail(Self.errorType(forLocalStatus: status), message) }
+        // The id lets a client (or a bug report) point at this exchange's log record.
+        let idHeader = trace.map { [("X-Request-ID", $0.requestID)] } ?? []
         socket.write(ResponseHeadWriter.localResponse(status: status, body: message + "\n", keepAlive: keepAlive,
-                                                      includeBody: includeBody, contentType: contentType))
+                                                      includeBody: includeBody, contentType: contentType,
+                                                      extraHeaders: idHeader))
         if keepAlive {
             finishExchange(keepAlive: true)
         } else {
             closeAfterFlush()
+        }
+    }
+
+    /// The `error.type` of a response Faultline answers itself when no more specific cause was noted.
+    static func errorType(forLocalStatus status: Int) -> String {
+        switch status {
+        case 400, 414, 431: "bad_request"
+        case 404: "no_route"
+        case 405: "method_not_allowed"
+        case 408: "client_timeout"
+        case 413: "body_too_large"
+        case 504: "upstream_timeout"
+        default: "upstream_error"
         }
     }
 }

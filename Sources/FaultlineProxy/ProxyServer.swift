@@ -1,5 +1,6 @@
 import Dispatch
 import FaultlineIO
+import FaultlineLog
 import FaultlineRules
 import Synchronization
 #if canImport(Glibc)
@@ -92,6 +93,11 @@ public final class ProxyServer: Sendable {
         try state.reload(base: config)
     }
 
+    /// Reopens the log file at its path (after rotation). On failure the old file stays in use.
+    public func reopenLog() throws(LogSinkError) {
+        try state.snapshot.log.reopen()
+    }
+
     /// Reports a refused reload (the caller could not even parse the file).
     public func reportReloadFailure(_ message: String) {
         state.events(.reloadFailed(message))
@@ -111,6 +117,8 @@ public final class ProxyServer: Sendable {
         }
         state.events(.drained(abandoned: connectionCount))
         group.stop()
+        // Every exchange has ended: what the log has queued goes out before the process exits.
+        state.snapshot.log.sink?.close(timeout: 2)
     }
 
     private static func processorCount() -> Int {

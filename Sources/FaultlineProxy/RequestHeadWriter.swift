@@ -5,8 +5,10 @@ import FaultlineRules
 /// removed, X-Forwarded-For/-Proto/-Host and Via added, Host kept or rewritten.
 enum RequestHeadWriter {
     /// The upstream request head bytes for `head`, whose body is forwarded with `framing`.
+    /// With `requestID` the client's X-Request-ID (if any) is replaced by it.
     static func upstreamHead(for head: HTTPHead, framing: BodyFraming, clientIP: String, scheme: StaticString,
-                             upstream: UpstreamConfig, upgrade: Bool, dropping dropped: [String] = []) -> [UInt8] {
+                             upstream: UpstreamConfig, upgrade: Bool, requestID: String? = nil,
+                             dropping dropped: [String] = []) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(head.headers.bytes.count + head.target.count + 160)
         HTTP1Encoder.appendRequestLine(method: head.method, target: head.target, into: &out)
@@ -37,6 +39,8 @@ enum RequestHeadWriter {
                     continue
                 case 14 where ASCII.equalsIgnoringCase(name, "content-length"):
                     if framing == .chunked { continue }
+                case 12 where requestID != nil && ASCII.equalsIgnoringCase(name, "x-request-id"):
+                    continue
                 default:
                     break
                 }
@@ -62,6 +66,7 @@ enum RequestHeadWriter {
             HTTP1Encoder.appendField("X-Forwarded-Host", bytes[clientHost], into: &out)
         }
         appendVia(existing: via.map { bytes[$0] }, version: head, into: &out)
+        if let requestID { HTTP1Encoder.appendField("X-Request-ID", requestID.utf8, into: &out) }
         if framing == .chunked {
             HTTP1Encoder.appendField("Transfer-Encoding", "chunked".utf8, into: &out)
         }

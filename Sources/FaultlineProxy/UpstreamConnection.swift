@@ -28,6 +28,10 @@ final class UpstreamConnection: StreamSocketDelegate {
     private var lastHeadWasInterim = false
     private var tunneling = false
 
+    /// The pin verdict of this connection's handshake (`match`, `mismatch`, `report`, `off`);
+    /// nil without pins. Pooled reuses carry it, since the chain was checked once.
+    private(set) var pinResult: String?
+
     /// TLS settings and pins for https upstreams.
     let security: UpstreamSecurity?
     /// Where pin outcomes are counted and reported.
@@ -73,6 +77,11 @@ final class UpstreamConnection: StreamSocketDelegate {
             let check = PinEnforcement.evaluate(pins, security: security, session: session, address: address)
             state.pinStatus.record(check.observation)
             for event in check.events { state.events(event) }
+            pinResult = check.result
+            let log = state.snapshot.log
+            if log.pinEvents {
+                for record in check.records(address: address, policy: log.policy) { log.write(event: record) }
+            }
             if let refusal = check.refusal {
                 fail(.pinMismatch(refusal))
                 return

@@ -33,6 +33,19 @@ enum UpstreamFailure: Error {
         }
     }
 
+    /// The log record's `error.type`.
+    var errorType: String {
+        switch self {
+        case .connect: "upstream_connect"
+        case .io: "upstream_io"
+        case .malformed: "upstream_malformed"
+        case .closedEarly: "upstream_closed"
+        case .unexpectedUpgrade: "upstream_protocol"
+        case .handshake: "upstream_tls"
+        case .pinMismatch: "pin_mismatch"
+        }
+    }
+
     /// The media type of `message`.
     var contentType: String {
         if case .pinMismatch = self { return "application/json" }

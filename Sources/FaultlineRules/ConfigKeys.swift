@@ -3,7 +3,7 @@
 enum ConfigKeys {
     static let topLevel = [
         "workers", "listeners", "admin", "demo_origin", "upstreams", "routes",
-        "timeouts_ms", "limits", "seed", "fault_headers", "log", "$schema",
+        "timeouts_ms", "limits", "seed", "fault_headers", "log", "har", "$schema",
     ]
     static let listener = ["address", "tls"]
     static let admin = ["address", "token"]

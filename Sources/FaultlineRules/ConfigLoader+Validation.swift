@@ -17,12 +17,13 @@ extension ConfigLoader {
         let seed = top.uint64("seed", &diagnostics)
         let faultHeaders = readFaultHeaders(top, &diagnostics)
         let log = readLog(top, context, &diagnostics)
+        let har = readHAR(top, &diagnostics)
         // `$schema` lets editors find config/faultline.schema.json; the loader only checks its type.
         _ = top.string("$schema", expected: "a string", &diagnostics)
         return ProxyConfig(
             workers: workers, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
             upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts,
-            limits: limits, seed: seed, faultHeaders: faultHeaders, log: log)
+            limits: limits, seed: seed, faultHeaders: faultHeaders, log: log, har: har)
     }
 
     /// The `address` member of a listener-like object.

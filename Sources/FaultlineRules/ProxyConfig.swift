@@ -22,6 +22,8 @@ public struct ProxyConfig: Sendable, Equatable {
     public let faultHeaders: FaultHeadersConfig
     /// Traffic logging and redaction.
     public let log: LogConfig
+    /// The in-memory HAR capture of recent exchanges.
+    public let har: HARConfig
 
     /// Creates a configuration; upstreams are sorted by name so lookups and output are stable.
     public init(
@@ -35,7 +37,8 @@ public struct ProxyConfig: Sendable, Equatable {
         limits: Limits = Limits(),
         seed: UInt64? = nil,
         faultHeaders: FaultHeadersConfig = FaultHeadersConfig(),
-        log: LogConfig = LogConfig()
+        log: LogConfig = LogConfig(),
+        har: HARConfig = HARConfig()
     ) {
         self.workers = workers
         self.listeners = listeners
@@ -48,6 +51,7 @@ public struct ProxyConfig: Sendable, Equatable {
         self.seed = seed
         self.faultHeaders = faultHeaders
         self.log = log
+        self.har = har
     }
 
     /// The upstream called `name`, if there is one.

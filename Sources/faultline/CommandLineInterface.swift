@@ -1,6 +1,8 @@
+import FaultlineProxy
+
 /// Dispatches `faultline <command>`.
 enum CommandLineInterface {
-    static let version = "0.1.0"
+    static let version = FaultlineVersion.current
 
     static let usage = """
     faultline \(version) — an HTTP reverse proxy that reproduces outages, verifies certificate
@@ -14,6 +16,7 @@ enum CommandLineInterface {
       faultline pins compute <file | host:port> [--format text|json] [--ca FILE]
       faultline pins check <host:port> --pins PIN,... [--candidate PIN,...] [--ca FILE] [--require-candidate]
       faultline rules list|add|rm|enable|disable|reset|stats [--admin URL] [--token T] [--format text|json]
+      faultline har export|clear [--admin URL] [--token T] [--output FILE]
       faultline --version
       faultline <command> --help
 
@@ -45,6 +48,8 @@ enum CommandLineInterface {
             return PinsCommand.main(rest)
         case "rules":
             return RulesCommand.main(rest)
+        case "har":
+            return HARCommand.main(rest)
         default:
             Console.err("faultline: unknown command \"\(command)\"\n\n\(usage)")
             return .usage

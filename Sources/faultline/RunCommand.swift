@@ -62,6 +62,10 @@ enum RunCommand {
                 Console.err("faultline: demo origin listening on \(started.boundAddress)")
                 origin = started
             }
+        } catch let errors as ConfigErrors {
+            // E.g. a log file that cannot be opened: a config problem, named by its field.
+            Console.err(describe(errors, file: parsed["config"]))
+            return .invalidConfig
         } catch {
             Console.err("faultline: cannot start: \(error)")
             return .failure
@@ -77,6 +81,12 @@ enum RunCommand {
                     try server.reload(try load())
                 } catch {
                     server.reportReloadFailure(describe(error, file: parsed["config"]))
+                }
+                // Log rotation: the file is reopened whether or not the new config was taken.
+                do {
+                    try server.reopenLog()
+                } catch {
+                    Console.err("faultline: log file not reopened, still writing to the old one: \(error)")
                 }
             } else if signal == CL_SIGTERM || signal == CL_SIGINT {
                 origin?.stop()

@@ -44,7 +44,7 @@ struct ConfigFilesTests {
             ("clientTimeouts", ConfigKeys.clientTimeouts), ("limits", ConfigKeys.limits),
             ("listenerTLS", ConfigKeys.listenerTLS), ("sniCertificate", ConfigKeys.sniCertificate),
             ("drillCertificate", ConfigKeys.drillCertificate), ("upstreamTrust", ConfigKeys.upstreamTrust),
-            ("pins", ConfigKeys.pins),
+            ("pins", ConfigKeys.pins), ("har", ConfigLoader.harKeys),
         ]
         for (name, known) in pairs {
             let definition = defs[name] as? [String: Any]
@@ -101,7 +101,7 @@ struct ConfigFilesTests {
         let all = ConfigKeys.topLevel + ConfigKeys.listener + ConfigKeys.admin + ConfigKeys.upstream
             + ConfigKeys.upstreamTimeouts + ConfigKeys.route + ConfigKeys.routeMatch
             + ConfigKeys.clientTimeouts + ConfigKeys.limits + ConfigKeys.listenerTLS + ConfigKeys.sniCertificate
-            + ConfigKeys.drillCertificate + ConfigKeys.upstreamTrust + ConfigKeys.pins
+            + ConfigKeys.drillCertificate + ConfigKeys.upstreamTrust + ConfigKeys.pins + ConfigLoader.harKeys
         // A key is documented when it appears as `key` or as the tail of `parent.key`.
         let missing = Set(all).filter { !docs.contains("`\($0)`") && !docs.contains(".\($0)`") }
         #expect(missing.isEmpty, "docs/config.md does not document \(missing.sorted())")

@@ -8,7 +8,7 @@ struct AdminRouter: Sendable {
 
     /// The endpoints, as listed in 404 answers.
     static let endpoints = [
-        "GET /health", "GET /pins", "GET /stats", "GET /rules", "POST /rules", "POST /rules/reset",
+        "GET /health", "GET /pins", "GET /stats", "GET /har", "DELETE /har", "GET /log", "GET /rules", "POST /rules", "POST /rules/reset",
         "GET /rules/{name}", "PUT /rules/{name}", "DELETE /rules/{name}",
         "POST /rules/{name}/enable", "POST /rules/{name}/disable",
         "POST /rules/{name}/faults/{fault}/enable", "POST /rules/{name}/faults/{fault}/disable",
@@ -26,6 +26,10 @@ struct AdminRouter: Sendable {
             return method == "GET" ? .json(200, ["upstreams": server.pinStatus.report()]) : notAllowed(request, "GET")
         case "stats" where segments.count == 1:
             return method == "GET" ? stats() : notAllowed(request, "GET")
+        case "har" where segments.count == 1:
+            return capture(method, request)
+        case "log" where segments.count == 1:
+            return logStatus(method, request)
         case "rules":
             return rules(method, Array(segments.dropFirst()), request)
         default:
@@ -64,7 +68,7 @@ struct AdminRouter: Sendable {
         ])
     }
 
-    private func notAllowed(_ request: AdminRequest, _ allowed: String) -> AdminResponse {
+    func notAllowed(_ request: AdminRequest, _ allowed: String) -> AdminResponse {
         AdminRefusal(405, "\(request.method) is not allowed on \(request.path) (allowed: \(allowed))").response
     }
 

@@ -1,0 +1,26 @@
+extension LogRecord {
+    /// The record as a narrower consumer wants it: without headers and/or bodies, bodies
+    /// cut to `bodyMaxBytes`. The record was built (and redacted) once for the widest
+    /// consumer, the HAR capture; cutting redacted text cannot reveal anything.
+    public func trimmed(headers: Bool, bodies: Bool, bodyMaxBytes: Int) -> LogRecord {
+        var copy = self
+        if !headers {
+            copy.requestHeaders = []
+            copy.responseHeaders = []
+            copy.omittedHeaders = 0
+        }
+        if bodies {
+            copy.requestBody = requestBody.map { Self.cut($0, to: bodyMaxBytes) }
+            copy.responseBody = responseBody.map { Self.cut($0, to: bodyMaxBytes) }
+        } else {
+            copy.requestBody = nil
+            copy.responseBody = nil
+        }
+        return copy
+    }
+
+    private static func cut(_ text: String, to limit: Int) -> String {
+        let (kept, omitted) = Truncation.cap(text.utf8, limit: limit)
+        return omitted > 0 ? String(decoding: kept, as: UTF8.self) + Truncation.marker(omitted) : text
+    }
+}

@@ -1,0 +1,63 @@
+import FaultlineHTTP
+import FaultlineLog
+
+extension ExchangeTrace {
+    /// The exchange's record: every field that can carry a secret goes through `policy`
+    /// as it is stored. `now` is the monotonic end time.
+    func record(policy: LogPolicy, client: (ip: String, port: Int?), now: UInt64) -> LogRecord {
+        var record = LogRecord(kind: .exchange, time: time, requestID: requestID)
+        record.clientAddress = client.ip
+        record.clientPort = client.port
+        record.scheme = scheme.description
+        if let request {
+            record.protocolVersion = request.versionMinor == 0 && request.versionMajor == 1 ? "1.0" : "1.1"
+            record.method = request.method
+            record.setTarget(request.targetString, policy: policy)
+            if record.host == nil, let host = request.headers.first("host") { record.setHostHeader(host) }
+            if policy.options.headers {
+                for index in 0..<request.headers.count {
+                    record.addHeader(name: request.headers.name(at: index), value: request.headers.value(at: index),
+                                     direction: .request, policy: policy)
+                }
+            }
+        }
+        record.statusCode = status
+        record.requestBodySize = requestBodyBytes
+        record.responseBodySize = status == nil ? nil : responseBodyBytes
+        if !reusedConnection, connectStart > 0, tcpConnected >= connectStart {
+            record.connectMs = Self.milliseconds(tcpConnected - connectStart)
+            if usedTLS, connected >= tcpConnected { record.tlsMs = Self.milliseconds(connected - tcpConnected) }
+        }
+        if firstByte >= start, firstByte > 0 { record.firstByteMs = Self.milliseconds(firstByte - start) }
+        record.totalMs = Self.milliseconds(now >= start ? now - start : 0)
+        record.upstream = upstream
+        record.route = route
+        record.faults = faults
+        record.pinResult = pinResult
+        if policy.options.headers { addResponseHeaders(to: &record, policy: policy) }
+        if let body = requestBody {
+            record.setBody(body.bytes, totalSize: body.total, contentType: body.contentType, direction: .request, policy: policy)
+        }
+        if let body = responseBody {
+            record.setBody(body.bytes, totalSize: body.total, contentType: body.contentType, direction: .response, policy: policy)
+        }
+        if let errorType { record.setError(type: errorType, message: errorMessage ?? errorType, policy: policy) }
+        return record
+    }
+
+    private func addResponseHeaders(to record: inout LogRecord, policy: LogPolicy) {
+        if let headers = responseHead?.headers {
+            for index in 0..<headers.count {
+                record.addHeader(name: headers.name(at: index), value: headers.value(at: index),
+                                 direction: .response, policy: policy)
+            }
+        }
+        for header in localHeaders {
+            record.addHeader(name: header.name, value: header.value, direction: .response, policy: policy)
+        }
+    }
+
+    private static func milliseconds(_ nanoseconds: UInt64) -> Double {
+        Double(nanoseconds) / 1_000_000
+    }
+}

@@ -1,0 +1,62 @@
+import FaultlineHTTP
+import FaultlineLog
+
+/// What one exchange's log record will say, gathered as the exchange runs and turned into a
+/// redacted `LogRecord` once, when it ends (`record(policy:now:)`). It holds the raw heads
+/// until then, never a rendered string, so no text with a secret in it exists before
+/// redaction. Lives on its connection's loop.
+final class ExchangeTrace {
+    /// Wall-clock start, for the record's `time`.
+    let time = LogTimestamp.now()
+    /// Monotonic start (ns).
+    let start: UInt64
+    /// The id logged and forwarded as X-Request-ID.
+    let requestID: String
+    /// The request head; nil when the request could not be parsed.
+    let request: HTTPHead?
+    /// "http" or "https" (the listener's).
+    let scheme: StaticString
+    /// The log of the snapshot the exchange started on: its policy redacts the record.
+    let log: TrafficLog
+
+    var route: String?
+    var upstream: String?
+    var faults: [String] = []
+    var status: Int?
+    /// The response head from the upstream (after any rewrite fault).
+    var responseHead: HTTPHead?
+    /// Headers of a response Faultline wrote itself (errors, status faults).
+    var localHeaders: [(name: String, value: String)] = []
+    var requestBodyBytes = 0
+    var responseBodyBytes = 0
+    /// Monotonic times (ns); 0 when it did not happen.
+    var connectStart: UInt64 = 0
+    var tcpConnected: UInt64 = 0
+    var connected: UInt64 = 0
+    var firstByte: UInt64 = 0
+    /// Whether the upstream connection came from the pool (no connect, no TLS).
+    var reusedConnection = false
+    var usedTLS = false
+    var pinResult: String?
+    var errorType: String?
+    var errorMessage: String?
+
+    /// Captured body prefixes, when the policy logs bodies of the message's type.
+    var requestBody: BodyCapture?
+    var responseBody: BodyCapture?
+
+    init(start: UInt64, requestID: String, request: HTTPHead?, scheme: StaticString, log: TrafficLog) {
+        self.log = log
+        self.start = start
+        self.requestID = requestID
+        self.request = request
+        self.scheme = scheme
+    }
+
+    /// Records an error unless an earlier, more specific one is already set.
+    func fail(_ type: String, _ message: String) {
+        guard errorType == nil else { return }
+        errorType = type
+        errorMessage = message
+    }
+}

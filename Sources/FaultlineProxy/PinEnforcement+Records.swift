@@ -1,0 +1,55 @@
+import FaultlineIO
+import FaultlineLog
+
+extension PinEnforcement.Check {
+    /// The verdict an exchange's record carries: `match`, `mismatch` (refused, enforce mode),
+    /// `report` (no match, forwarded anyway in report mode) or `off`.
+    var result: String {
+        if refusal != nil { return "mismatch" }
+        switch observation.livePassed {
+        case true?: return "match"
+        case false?: return "report"
+        case nil: return "off"
+        }
+    }
+
+    /// The pin records of this handshake: the verdict with which certificate matched which
+    /// pin, then one record per warning. Values go through the log's redaction like any other.
+    func records(address: SocketAddress, policy: LogPolicy) -> [LogRecord] {
+        var verdict = LogRecord(kind: .pin)
+        verdict.upstream = observation.upstream
+        verdict.serverPort = Int(address.port)
+        verdict.pinResult = result
+        verdict.setMessage(message, policy: policy)
+        for match in observation.matches { verdict.addAttribute("faultline.pin.matched", match, policy: policy) }
+        for entry in observation.chain {
+            verdict.addAttribute("faultline.pin.observed", "\(entry.position) \(entry.subject) pin-sha256=\"\(entry.pin)\"",
+                                 policy: policy)
+        }
+        if let candidate = observation.candidatePassed {
+            verdict.addAttribute("faultline.pin.candidate", candidate ? "pass" : "fail", policy: policy)
+            for match in observation.candidateMatches {
+                verdict.addAttribute("faultline.pin.candidate_matched", match, policy: policy)
+            }
+        }
+        if observation.expired { verdict.addAttribute("faultline.pin.expired", "true", policy: policy) }
+        var records = [verdict]
+        for case .pinWarning(let upstream, let text) in events {
+            var warning = LogRecord(kind: .pin)
+            warning.upstream = upstream
+            warning.pinResult = "warning"
+            warning.setMessage(text, policy: policy)
+            records.append(warning)
+        }
+        return records
+    }
+
+    private var message: String {
+        switch result {
+        case "match": "the verified chain matched a configured pin"
+        case "mismatch": "the verified chain matched no configured pin: refused, nothing was forwarded"
+        case "report": "the verified chain matched no configured pin: reported, forwarded (report mode)"
+        default: "pins are off"
+        }
+    }
+}
