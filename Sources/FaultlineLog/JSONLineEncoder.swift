@@ -51,13 +51,24 @@ public enum JSONLineEncoder {
         return writer.bytes
     }
 
-    /// Headers as OpenTelemetry string arrays, one key per name (repeated fields grouped).
-    private static func headers(_ fields: [LogField], prefix: String, _ writer: inout JSONWriter) {
-        var done = Set<String>()
-        for (index, field) in fields.enumerated() where !done.contains(field.name) {
-            done.insert(field.name)
-            writer.key(prefix + field.name)
-            writer.array(fields[index...].filter { $0.name == field.name }.map(\.value))
+    /// Headers as OpenTelemetry string arrays, one key per name (repeated fields grouped,
+    /// in first-seen order). Messages have few headers: a linear scan beats hashing.
+    private static func headers(_ fields: [LogField], prefix: StaticString, _ writer: inout JSONWriter) {
+        for (index, field) in fields.enumerated() {
+            var seen = false
+            for earlier in 0..<index where fields[earlier].name == field.name {
+                seen = true
+                break
+            }
+            if seen { continue }
+            writer.key(prefix, suffix: field.name)
+            writer.bytes.append(UInt8(ascii: "["))
+            writer.string(field.value)
+            for later in (index + 1)..<max(index + 1, fields.count) where fields[later].name == field.name {
+                writer.bytes.append(UInt8(ascii: ","))
+                writer.string(fields[later].value)
+            }
+            writer.bytes.append(UInt8(ascii: "]"))
         }
     }
 }

@@ -29,6 +29,16 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: ":"))
     }
 
+    /// Writes `"<prefix><suffix>":`, e.g. `"http.request.header.accept":`.
+    mutating func key(_ prefix: StaticString, suffix: String) {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+        let mark = bytes.count
+        string(suffix)
+        bytes.insert(contentsOf: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount), at: mark + 1)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
     /// Writes `"key":` for a fixed key, which needs no escaping.
     mutating func key(_ key: StaticString) {
         bytes.append(contentsOf: needsComma ? [44, 34] : [34])

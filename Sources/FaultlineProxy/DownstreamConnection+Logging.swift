@@ -105,4 +105,17 @@ extension DownstreamConnection {
         record.setMessage("client TLS handshake failed", policy: log.policy)
         log.write(event: record)
     }
+
+    /// A record of its own for an upstream TLS handshake that failed (untrusted chain,
+    /// wrong name, protocol), beside the exchange's `upstream_tls` error.
+    func logUpstreamTLSFailure(upstream: String, reason: String) {
+        guard let trace, trace.log.tlsEvents else { return }
+        var record = LogRecord(kind: .tls, requestID: trace.requestID)
+        record.upstream = upstream
+        record.route = trace.route
+        record.scheme = "https"
+        record.setError(type: "upstream_tls", message: reason, policy: trace.log.policy)
+        record.setMessage("upstream TLS handshake failed", policy: trace.log.policy)
+        trace.log.write(event: record)
+    }
 }

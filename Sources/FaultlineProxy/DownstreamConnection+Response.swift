@@ -196,6 +196,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
         guard let exchange else { return }
         exchange.upstream = nil
         if let trace, case .pinMismatch = failure { trace.pinResult = "mismatch" }
+        if case .handshake = failure { logUpstreamTLSFailure(upstream: exchange.route.upstream.name, reason: failure.message) }
         if phase == .tunnel {
             closeAfterFlush()
             return

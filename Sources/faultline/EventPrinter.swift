@@ -1,27 +1,41 @@
+import FaultlineLog
 import FaultlineProxy
 
-/// Shows proxy events on standard error.
+/// Shows proxy events on standard error. Texts that come from peers or files (TLS errors,
+/// pin reports, reload errors) pass through the default redaction first, like log records.
 enum EventPrinter {
+    private static let redactor = Redactor()
+
     @Sendable static func print(_ event: ProxyEvent) {
         switch event {
+        case .clientTLSFailure, .pinFailure, .pinWarning, .reloadFailed:
+            let line = describe(event)
+            Console.err(redactor.redact(text: line, field: "event").text)
+        default:
+            Console.err(describe(event))
+        }
+    }
+
+    private static func describe(_ event: ProxyEvent) -> String {
+        switch event {
         case .listening(let address):
-            Console.err("faultline: listening on \(address)")
+            "faultline: listening on \(address)"
         case .adminListening(let address):
-            Console.err("faultline: admin API listening on \(address)")
+            "faultline: admin API listening on \(address)"
         case .clientTLSFailure(let peer, let reason):
-            Console.err("faultline: client \(peer): \(reason)")
+            "faultline: client \(peer): \(reason)"
         case .pinFailure(let json):
-            Console.err("faultline: pin failure report: \(json)")
+            "faultline: pin failure report: \(json)"
         case .pinWarning(let upstream, let message):
-            Console.err("faultline: warning: upstream \(upstream): \(message)")
+            "faultline: warning: upstream \(upstream): \(message)"
         case .reloaded(let generation):
-            Console.err("faultline: configuration reloaded (generation \(generation))")
+            "faultline: configuration reloaded (generation \(generation))"
         case .reloadFailed(let message):
-            Console.err("faultline: reload refused, previous configuration stays:\n\(message)")
+            "faultline: reload refused, previous configuration stays:\n\(message)"
         case .draining(let connections):
-            Console.err("faultline: draining \(connections) connection(s)")
+            "faultline: draining \(connections) connection(s)"
         case .drained(let abandoned):
-            Console.err(abandoned == 0 ? "faultline: drained, exiting" : "faultline: drain timed out with \(abandoned) connection(s) open, exiting")
+            abandoned == 0 ? "faultline: drained, exiting" : "faultline: drain timed out with \(abandoned) connection(s) open, exiting"
         }
     }
 }
