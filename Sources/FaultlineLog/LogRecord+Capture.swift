@@ -32,7 +32,7 @@ extension LogRecord {
         var bytes = Array(value.utf8)[...]
         if let at = bytes.lastIndex(of: UInt8(ascii: "@")) {
             bytes = bytes[(at + 1)...]
-            redacted.append("request.header.host.userinfo")
+            redacted.append("request.host.userinfo")
         }
         setAuthority(bytes.prefix(255))
     }

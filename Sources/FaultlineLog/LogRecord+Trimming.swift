@@ -8,6 +8,7 @@ extension LogRecord {
             copy.requestHeaders = []
             copy.responseHeaders = []
             copy.omittedHeaders = 0
+            copy.redacted.removeAll { $0.contains(".header.") || $0.contains(".cookie.") }
         }
         if bodies {
             copy.requestBody = requestBody.map { Self.cut($0, to: bodyMaxBytes) }
@@ -15,6 +16,7 @@ extension LogRecord {
         } else {
             copy.requestBody = nil
             copy.responseBody = nil
+            copy.redacted.removeAll { $0.contains(".body.") }
         }
         return copy
     }
