@@ -11,8 +11,8 @@ extension LogRecord {
             copy.redacted.removeAll { $0.contains(".header.") || $0.contains(".cookie.") }
         }
         if bodies {
-            copy.requestBody = requestBody.map { Self.cut($0, to: bodyMaxBytes) }
-            copy.responseBody = responseBody.map { Self.cut($0, to: bodyMaxBytes) }
+            copy.requestBody = requestBody.map { Self.cut($0, to: bodyMaxBytes, of: requestBodySize) }
+            copy.responseBody = responseBody.map { Self.cut($0, to: bodyMaxBytes, of: responseBodySize) }
         } else {
             copy.requestBody = nil
             copy.responseBody = nil
@@ -21,8 +21,11 @@ extension LogRecord {
         return copy
     }
 
-    private static func cut(_ text: String, to limit: Int) -> String {
+    /// `text` cut to `limit` bytes; the marker counts what is missing of the whole body
+    /// (`size`), not of the text, which may itself be a cut.
+    private static func cut(_ text: String, to limit: Int, of size: Int?) -> String {
         let (kept, omitted) = Truncation.cap(text.utf8, limit: limit)
-        return omitted > 0 ? String(decoding: kept, as: UTF8.self) + Truncation.marker(omitted) : text
+        guard omitted > 0 else { return text }
+        return String(decoding: kept, as: UTF8.self) + Truncation.marker(max(omitted, (size ?? 0) - kept.count))
     }
 }

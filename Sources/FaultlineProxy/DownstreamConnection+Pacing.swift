@@ -42,6 +42,8 @@ extension DownstreamConnection {
         exchange.upstream?.close()
         exchange.upstream = nil
         let reset = exchange.plan.cutWithReset
+        trace?.fail("fault", "response cut after \(exchange.bodyBytesOut) body bytes by fault \(exchange.plan.names.joined(separator: ", "))"
+                    + (reset ? " (connection reset)" : " (connection closed)"))
         let end = { [weak self, weak exchange] in
             guard let self, let exchange, self.exchange === exchange else { return }
             if reset {

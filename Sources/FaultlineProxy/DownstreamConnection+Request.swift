@@ -49,13 +49,17 @@ extension DownstreamConnection {
         }
     }
 
-    private func beginExchange(_ head: HTTPHead) {
+    private func beginExchange(_ received: HTTPHead) {
         deadline.disarm()
         phase = .exchange
-        lastRequestKeepAlive = head.keepAlive && !head.isUpgrade
-        lastRequestWasHead = head.method == "HEAD"
+        lastRequestKeepAlive = received.keepAlive && !received.isUpgrade
+        lastRequestWasHead = received.method == "HEAD"
         let snapshot = context.snapshot
-        let trace = startTrace(head, log: snapshot.log)
+        // The record keeps the target as received (its userinfo is redacted there); routing
+        // and the upstream see the origin form.
+        let trace = startTrace(received, log: snapshot.log)
+        var head = received
+        if let origin = received.originFormTarget { head.target = origin }
         if head.method == "CONNECT" {
             pendingLocalResponse = (405, "CONNECT is not supported: Faultline is a reverse proxy")
             return

@@ -21,6 +21,9 @@ final class TrafficLog: Sendable {
     private let lineHeaders: Bool
     private let lineBodies: Bool
     private let lineBodyMaxBytes: Int
+    /// What the HAR entry keeps of a record built with `policy`.
+    private let harBodies: Bool
+    private let harBodyMaxBytes: Int
 
     /// Whether exchanges need a record at all (a line or a HAR entry).
     var isEnabled: Bool { sink != nil || capture != nil }
@@ -51,6 +54,8 @@ final class TrafficLog: Sendable {
         lineBodies = logging && log.bodies
         lineBodyMaxBytes = log.bodyMaxBytes
         let harBodies = har.enabled && har.bodies
+        self.harBodies = harBodies
+        harBodyMaxBytes = har.bodyMaxBytes
         let redact = log.redact
         policy = LogPolicy(
             redactor: Redactor(
@@ -65,9 +70,13 @@ final class TrafficLog: Sendable {
                 bodyTypes: log.bodyTypes))
     }
 
-    /// Hands an exchange record to the capture and, trimmed to what the log line wants, to the sink.
+    /// Hands an exchange record, trimmed to what each wants, to the capture and the sink.
+    /// The record was built for the wider of the two; the narrower gets a trimmed copy.
     func write(exchange record: LogRecord) {
-        capture?.append(record)
+        if let capture {
+            let wider = policy.options.bodies && (!harBodies || harBodyMaxBytes < policy.options.bodyMaxBytes)
+            capture.append(wider ? record.trimmed(headers: true, bodies: harBodies, bodyMaxBytes: harBodyMaxBytes) : record)
+        }
         guard let sink else { return }
         if capture == nil {
             sink.write(record)
