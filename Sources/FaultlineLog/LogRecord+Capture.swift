@@ -51,7 +51,7 @@ extension LogRecord {
         let result = policy.redactor.redactHeader(
             name: name, value: fits ? value : String(decoding: kept, as: UTF8.self), direction: direction)
         let text = omitted > 0 ? result.text + Truncation.marker(omitted) : result.text
-        let field = LogField(name: RedactionName.lower(name.utf8), value: text)
+        let field = LogField(name: RedactionName.lower(name), value: text)
         if direction == .request { requestHeaders.append(field) } else { responseHeaders.append(field) }
         redacted += result.redactedFields
     }

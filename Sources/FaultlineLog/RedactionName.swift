@@ -3,13 +3,16 @@
 /// matches `access_token`.
 enum RedactionName {
     /// The normalised form of `name`.
-    static func normalize(_ name: some Sequence<UInt8>) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(name.underestimatedCount)
-        for byte in name where byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") {
-            bytes.append(byte >= 65 && byte <= 90 ? byte + 32 : byte)
+    static func normalize(_ name: some Collection<UInt8>) -> String {
+        // Written straight into the string's storage: no intermediate array per header.
+        String(unsafeUninitializedCapacity: name.count) { buffer in
+            var count = 0
+            for byte in name where byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") {
+                buffer[count] = byte >= 65 && byte <= 90 ? byte + 32 : byte
+                count += 1
+            }
+            return count
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The normalised form of `name`.
@@ -18,7 +21,15 @@ enum RedactionName {
     }
 
     /// `name` in ASCII lowercase, for the redacted-field list.
-    static func lower(_ name: some Sequence<UInt8>) -> String {
-        String(decoding: name.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+    static func lower(_ name: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: name.count) { buffer in
+            for (index, byte) in name.enumerated() { buffer[index] = byte >= 65 && byte <= 90 ? byte + 32 : byte }
+            return name.count
+        }
+    }
+
+    /// `name` in ASCII lowercase; the same string when it has no uppercase letter.
+    static func lower(_ name: String) -> String {
+        name.utf8.contains { $0 >= 65 && $0 <= 90 } ? lower(name.utf8) : name
     }
 }
