@@ -6,7 +6,7 @@ public enum JSONLineEncoder {
     /// The record's line, ending in `\n`.
     public static func encode(_ record: LogRecord) -> [UInt8] {
         var writer = JSONWriter()
-        writer.bytes.reserveCapacity(512)
+        writer.bytes.reserveCapacity(1024)
         writer.begin()
         writer.key("time" as StaticString)
         writer.bytes.append(UInt8(ascii: "\""))

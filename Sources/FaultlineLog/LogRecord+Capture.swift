@@ -3,7 +3,12 @@ extension LogRecord {
     /// (`http://user:pass@host:8080/p?q`, which also sets scheme, host and port, never
     /// the userinfo). The query is redacted; both are capped.
     public mutating func setTarget(_ target: String, policy: LogPolicy) {
-        var bytes = Array(target.utf8)[...]
+        setTarget(bytes: Array(target.utf8), policy: policy)
+    }
+
+    /// `setTarget(_:policy:)` for a target as received, in bytes.
+    public mutating func setTarget(bytes target: [UInt8], policy: LogPolicy) {
+        var bytes = target[...]
         if let authority = Redactor.authorityStart(bytes) {
             scheme = String(decoding: bytes[..<(authority - 3)], as: UTF8.self).lowercased()
             let end = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
@@ -107,6 +112,7 @@ extension LogRecord {
             hostEnd = colon
             serverPort = Int(String(decoding: authority[(colon + 1)...], as: UTF8.self))
         }
-        host = String(decoding: authority[..<hostEnd], as: UTF8.self).lowercased()
+        let name = authority[..<hostEnd]
+        host = name.contains { $0 >= 65 && $0 <= 90 } ? RedactionName.lower(name) : String(decoding: name, as: UTF8.self)
     }
 }

@@ -12,7 +12,7 @@ extension ExchangeTrace {
         if let request {
             record.protocolVersion = request.versionMinor == 0 && request.versionMajor == 1 ? "1.0" : "1.1"
             record.method = request.method
-            record.setTarget(request.targetString, policy: policy)
+            record.setTarget(bytes: request.target, policy: policy)
             if record.host == nil, let host = request.headers.first("host") { record.setHostHeader(host) }
             if policy.options.headers {
                 for index in 0..<request.headers.count {
