@@ -9,7 +9,11 @@ public enum RedactionDefaults {
     ]
 
     /// Any header whose name contains one of these is redacted too.
-    public static let headerSubstrings: [String] = ["token", "secret", "password", "api-key", "apikey", "session"]
+    /// Beyond DESIGN.md's list: `authorization` (X-Forwarded-Authorization), `credential`
+    /// and `cookie` (X-Original-Cookie) carry the same secrets under other names.
+    public static let headerSubstrings: [String] = [
+        "token", "secret", "password", "api-key", "apikey", "session", "authorization", "credential", "cookie",
+    ]
 
     /// Query (and URL fragment) parameters whose values are redacted.
     public static let queryParameters: [String] = [

@@ -23,7 +23,7 @@ extension Redactor {
             let pair = bytes[start..<end]
             if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
                 let name = PercentDecoding.decode(pair[..<equals])
-                if names.contains(RedactionName.normalize(name)) {
+                if Self.matches(name, names) {
                     out.append(contentsOf: pair[...equals])
                     out.append(contentsOf: ByteSearch.placeholder)
                     fields.append(prefix + RedactionName.lower(name))
@@ -39,5 +39,13 @@ extension Redactor {
             start = end + 1
         }
         return changed
+    }
+
+    /// Whether a decoded parameter name is sensitive: itself, or the last bracketed part
+    /// of a nested name as Rails and PHP forms write them (`user[password]`, `a[b][token]`).
+    static func matches(_ name: [UInt8], _ names: Set<String>) -> Bool {
+        if names.contains(RedactionName.normalize(name)) { return true }
+        guard name.last == UInt8(ascii: "]"), let open = name.lastIndex(of: UInt8(ascii: "[")) else { return false }
+        return names.contains(RedactionName.normalize(name[(open + 1)..<(name.count - 1)]))
     }
 }

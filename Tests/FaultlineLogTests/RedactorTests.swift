@@ -19,6 +19,16 @@ struct RedactorTests {
         #expect(!custom.isSensitiveHeader("X-Api-Key"))
         #expect(!custom.isSensitiveHeader("X-Github-Token"))
         #expect(custom.isSensitiveHeader("X-Auth-Token"))
+        for name in ["X-Forwarded-Authorization", "X-Amz-Credential-Scope", "X-Original-Cookie"] {
+            #expect(redactor.isSensitiveHeader(name), "\(name)")
+        }
+    }
+
+    @Test func nestedFormAndQueryNamesAsRailsWritesThem() {
+        let form = redactor.redactBody(Array("user[name]=ann&user[password]=p1&user%5Bapi_key%5D=k&a[b][token]=t".utf8),
+                                       contentType: "application/x-www-form-urlencoded", direction: .request)
+        #expect(form.text == "user[name]=ann&user[password]=[REDACTED]&user%5Bapi_key%5D=[REDACTED]&a[b][token]=[REDACTED]")
+        #expect(redactor.redactQuery("filter[code]=c&filter[q]=shoes").text == "filter[code]=[REDACTED]&filter[q]=shoes")
     }
 
     @Test func cookiesKeepNamesAndAttributes() {
