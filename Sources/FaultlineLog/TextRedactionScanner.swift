@@ -8,6 +8,10 @@ struct TextRedactionScanner {
     let field: String
 
     private static let schemes: [[UInt8]] = [Array("bearer".utf8), Array("basic".utf8)]
+    /// Schemes whose credential is a list of parameters (`Digest username="a", response="…"`):
+    /// everything after the scheme, to the end of the line, is the secret.
+    private static let parameterSchemes: [[UInt8]] = ["digest", "negotiate", "ntlm", "aws4-hmac-sha256", "hoba",
+                                                      "mutual", "dpop", "oauth", "token"].map { Array($0.utf8) }
 
     /// The redacted bytes, and the fields redacted (in order).
     func redact(_ bytes: [UInt8]) -> (bytes: [UInt8], fields: [String]) {
@@ -69,6 +73,14 @@ struct TextRedactionScanner {
         if Self.schemes.contains(where: { ByteSearch.hasPrefix(bytes, at: valueStart, caseInsensitive: $0 + [32]) }) {
             out.append(contentsOf: bytes[start..<valueStart])
             return valueStart
+        }
+        if let scheme = Self.parameterSchemes.first(where: { ByteSearch.hasPrefix(bytes, at: valueStart, caseInsensitive: $0 + [32]) }) {
+            let credential = valueStart + scheme.count + 1
+            let lineEnd = bytes[credential...].firstIndex { $0 == 10 || $0 == 13 } ?? bytes.count
+            out.append(contentsOf: bytes[start..<credential])
+            out.append(contentsOf: ByteSearch.placeholder)
+            fields.append(field + "." + RedactionName.lower(word))
+            return lineEnd
         }
         var quote: UInt8?
         if valueStart < bytes.count, bytes[valueStart] == UInt8(ascii: "\"") || bytes[valueStart] == UInt8(ascii: "'") {

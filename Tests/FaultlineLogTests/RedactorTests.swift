@@ -73,6 +73,8 @@ struct RedactorTests {
     }
 
     @Test func freeText() {
+        let digest = redactor.redact(text: "Authorization: Digest username=\"ann\", realm=\"r\", response=\"6629fae4\"\r\nHost: x")
+        #expect(digest.text == "Authorization: Digest [REDACTED]\r\nHost: x", "\(digest.text)")
         let text = redactor.redact(text: #"GET https://u:p@h/x failed: Authorization: Bearer eyJhb.c.d, api_key=K1 {"password": "P2"} session: S3 tokens are fine"#,
                                    field: "error")
         #expect(text.text == #"GET https://[REDACTED]@h/x failed: Authorization: Bearer [REDACTED], api_key=[REDACTED] {"password": "[REDACTED]"} session: [REDACTED] tokens are fine"#)
