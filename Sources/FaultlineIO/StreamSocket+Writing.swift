@@ -10,6 +10,12 @@ extension StreamSocket {
             pendingPlaintext.append(contentsOf: bytes)
             return true
         }
+        if corked {
+            // A head and a body written in one pass become one record: one encryption and
+            // one record header instead of one per write.
+            corkedPlaintext.append(contentsOf: bytes)
+            return true
+        }
         if case .failed(let reason) = transformer.send(bytes) {
             fail(IOError.secureChannel(reason, peer: peer))
             return false
@@ -58,6 +64,11 @@ extension StreamSocket {
     public func uncork() {
         guard corked else { return }
         corked = false
+        if !corkedPlaintext.isEmpty {
+            let plaintext = corkedPlaintext
+            corkedPlaintext.removeAll(keepingCapacity: plaintext.count <= 64 * 1024)
+            plaintext.withUnsafeBytes { _ = write($0) }
+        }
         if !isClosed && !tcpConnecting && !outbound.isEmpty { flushOutbound() }
     }
 

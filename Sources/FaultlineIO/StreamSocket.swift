@@ -37,6 +37,8 @@ public final class StreamSocket: EventHandler {
     var outbound = OutboundBuffer()
     /// Plaintext written before the secure channel was ready.
     var pendingPlaintext: [UInt8] = []
+    /// Plaintext written while corked, encrypted as one TLS record at `uncork()`.
+    var corkedPlaintext: [UInt8] = []
     var corked = false
     var sawEndOfFile = false
     var watched: UInt32 = 0
@@ -79,7 +81,7 @@ public final class StreamSocket: EventHandler {
     public var isConnecting: Bool { tcpConnecting || (isClient && awaitingHandshake) }
 
     /// Bytes queued but not yet written.
-    public var pendingWriteBytes: Int { outbound.count + pendingPlaintext.count }
+    public var pendingWriteBytes: Int { outbound.count + pendingPlaintext.count + corkedPlaintext.count }
 
     // MARK: Reading
 
@@ -119,6 +121,11 @@ public final class StreamSocket: EventHandler {
         corked = false
         delegate = nil
         if let transformer, transformer.isHandshakeComplete, !tcpConnecting {
+            if !corkedPlaintext.isEmpty {
+                // Held back by a cork: it still goes out, ahead of close_notify.
+                corkedPlaintext.withUnsafeBytes { _ = transformer.send($0) }
+                corkedPlaintext = []
+            }
             transformer.shutdown()
             flushTransformerOutput()
             if isClosed { return }
