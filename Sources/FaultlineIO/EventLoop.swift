@@ -89,6 +89,14 @@ public final class EventLoop: @unchecked Sendable {
         epoll_ctl(epollFD, EPOLL_CTL_DEL, fd, nil)
     }
 
+    /// Forgets `fd`, which the caller closes right after: closing removes it from the epoll
+    /// set (nothing here duplicates descriptors), so the EPOLL_CTL_DEL call is saved. Events
+    /// already returned for it are dropped by the registration generation.
+    public func forgetClosing(_ fd: Int32) {
+        guard Int(fd) < slots.count else { return }
+        slots[Int(fd)] = nil
+    }
+
     // MARK: Scratch buffers
 
     /// Lends the loop's plaintext buffer (TLS decryption), empty; give it back when done.

@@ -24,6 +24,8 @@ public enum Sockets {
         guard fd >= 0 else { throw IOError.last("socket") }
         _ = cl_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1)
         if reusePort { _ = cl_set_int_option(fd, SOL_SOCKET, SO_REUSEPORT, 1) }
+        // Accepted sockets inherit it on Linux: no setsockopt per connection.
+        _ = cl_set_int_option(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
         let bound = address.withSockaddr { bind(fd, $0, $1) }
         guard bound == 0 else {
             let error = IOError.last("bind \(address)")
@@ -79,7 +81,8 @@ public enum Sockets {
         return fd
     }
 
-    /// Accepts one pending connection, non-blocking; nil when none is waiting.
+    /// Accepts one pending connection, non-blocking; nil when none is waiting. TCP_NODELAY
+    /// comes from the listening socket (`listen(on:reusePort:)`).
     public static func accept(_ listener: Int32) throws(IOError) -> (fd: Int32, peer: SocketAddress?)? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
@@ -91,7 +94,6 @@ public enum Sockets {
             if code == EAGAIN || code == EWOULDBLOCK || code == ECONNABORTED || code == EINTR { return nil }
             throw IOError("accept", code: code)
         }
-        _ = cl_set_int_option(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
         return (fd, withUnsafePointer(to: &storage) { SocketAddress.from($0) })
     }
 

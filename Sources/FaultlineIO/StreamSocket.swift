@@ -108,7 +108,7 @@ public final class StreamSocket: EventHandler {
         isClosed = true
         delegate = nil
         if let lingerTimer { loop.cancel(lingerTimer) }
-        loop.deregister(fd)
+        loop.forgetClosing(fd)
         if reset { Sockets.setResetOnClose(fd) }
         Sockets.close(fd)
     }
