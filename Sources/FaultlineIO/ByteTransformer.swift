@@ -28,4 +28,7 @@ public protocol ByteTransformer: AnyObject {
     func takeOutput(into output: inout [UInt8])
     /// Starts a clean close (close_notify); read the alert with `takeOutput`.
     func shutdown()
+    /// Bytes to send in the clear after a failure, before closing: a TLS server answers a
+    /// client that spoke plain HTTP with an HTTP 400 rather than a bare close. Nil otherwise.
+    func clearTextReplyAfterFailure() -> [UInt8]?
 }

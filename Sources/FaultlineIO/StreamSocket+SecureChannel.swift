@@ -9,6 +9,10 @@ extension StreamSocket {
         flushTransformerOutput()
         guard !isClosed else { return }
         if case .failed(let reason) = event {
+            if let reply = transformer.clearTextReplyAfterFailure() {
+                // Best effort: a short answer into an empty send buffer.
+                reply.withUnsafeBytes { _ = Sockets.write(fd, $0) }
+            }
             fail(IOError.secureChannel(reason, peer: peer))
             return
         }

@@ -103,6 +103,15 @@ extension TLSSession {
         return String(cString: text)
     }
 
+    /// What a plain-HTTP client on a TLS port gets (as nginx does): a 400 it can read,
+    /// saying to use https. Nothing for a client session or any other failure.
+    public func clearTextReplyAfterFailure() -> [UInt8]? {
+        guard !isClient, case .failed = state, Self.looksLikeHTTP(firstBytes) else { return nil }
+        let body = "This port speaks HTTPS: the plain HTTP request was refused. Use an https:// URL.\n"
+        return Array(("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body).utf8)
+    }
+
     static func looksLikeHTTP(_ bytes: [UInt8]) -> Bool {
         let text = String(decoding: bytes, as: UTF8.self)
         let starts = ["GET ", "POST", "PUT ", "HEAD", "DELE", "OPTI", "PATC", "CONN", "TRAC", "PRI ", "HTTP/"]

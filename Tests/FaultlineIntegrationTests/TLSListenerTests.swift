@@ -162,7 +162,7 @@ struct TLSListenerTests {
         #expect(stack.origin.requests.count == 2, "only the two accepted requests reach the origin:\n\(stack.origin.output.text)")
     }
 
-    @Test func plainHTTPToTheTLSPortIsClosedAndTheProxyKeepsServing() async throws {
+    @Test func plainHTTPToTheTLSPortGetsA400AndTheProxyKeepsServing() async throws {
         let stack = try await Self.start { [Self.normal($0)] }
         let port = stack.proxy.port
         let outcome = try await Blocking.run {
@@ -171,7 +171,9 @@ struct TLSListenerTests {
             return client.readUntilClose(timeout: .seconds(5))
         }
         #expect(outcome.closed, "the proxy left a plain-HTTP client on its TLS port open")
-        #expect(!String(decoding: outcome.bytes, as: UTF8.self).contains("HTTP/1.1 200"), "answered plain HTTP on a TLS port")
+        let answer = String(decoding: outcome.bytes, as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 400 "), "a plain-HTTP client is told, in plain HTTP: \(answer)")
+        #expect(answer.contains("This port speaks HTTPS"), "\(answer)")
         let line = try await stack.proxy.output.waitForLine(containing: "faultline: client 127.0.0.1")
         #expect(line.text.contains("TLS with"), "\(line.text)")
         let reply = try await TLSCurl.get("https://127.0.0.1:\(port)/after", ["--cacert", stack.chain.path("root.pem")])
