@@ -2,9 +2,15 @@
 public enum MediaType {
     /// The lowercase `type/subtype` of a Content-Type value, without parameters; empty when absent.
     public static func essence(_ contentType: String?) -> String {
-        guard let contentType else { return "" }
-        let head = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return head.trimmingSpaces().lowercased()
+        guard var text = contentType else { return "" }
+        // Bytes, not Characters: this runs for every captured response.
+        return text.withUTF8 { bytes in
+            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+            var start = bytes.startIndex
+            while start < end, bytes[start] == 32 || bytes[start] == 9 { start += 1 }
+            while end > start, bytes[end - 1] == 32 || bytes[end - 1] == 9 { end -= 1 }
+            return RedactionName.lower(bytes[start..<end])
+        }
     }
 
     /// Whether `contentType` matches one of `patterns` (`text/*`, `application/json`…);
@@ -13,7 +19,7 @@ public enum MediaType {
         let media = essence(contentType)
         guard !media.isEmpty else { return false }
         for pattern in patterns {
-            let lowered = pattern.lowercased()
+            let lowered = RedactionName.lower(pattern)
             if lowered == media || lowered == "*/*" { return true }
             if lowered.hasSuffix("/*"), media.hasPrefix(lowered.dropLast()) { return true }
             if lowered == "application/json", media.hasSuffix("+json") { return true }
