@@ -12,7 +12,7 @@ public struct LogOptions: Sendable, Equatable {
     public var headerValueMaxBytes: Int
     /// Longest body kept, in bytes.
     public var bodyMaxBytes: Int
-    /// Content types whose bodies are logged (`text/*` style patterns).
+    /// Content types whose bodies are logged (`text/*` style patterns), lowercase.
     public var bodyTypes: [String]
     /// Most header fields kept per message; the rest are counted.
     public var maxHeaders: Int
@@ -28,7 +28,7 @@ public struct LogOptions: Sendable, Equatable {
         self.bodies = bodies
         self.headerValueMaxBytes = max(0, headerValueMaxBytes)
         self.bodyMaxBytes = max(0, bodyMaxBytes)
-        self.bodyTypes = bodyTypes
+        self.bodyTypes = bodyTypes.map { $0.lowercased() }
         self.maxHeaders = max(0, maxHeaders)
         self.urlMaxBytes = max(0, urlMaxBytes)
     }

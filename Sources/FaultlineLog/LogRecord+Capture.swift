@@ -64,11 +64,13 @@ extension LogRecord {
     /// Adds a body of `direction` when the policy logs bodies of its content type:
     /// `prefix` is what was captured (any length), `totalSize` the body's full size when
     /// known. Capped first, then redacted, then marked when cut.
+    /// `typeChecked` skips the content-type test when the caller already made it (once per
+    /// message is enough).
     public mutating func setBody(
         _ prefix: some Collection<UInt8>, totalSize: Int? = nil, contentType: String?,
-        direction: LogDirection, policy: LogPolicy
+        direction: LogDirection, policy: LogPolicy, typeChecked: Bool = false
     ) {
-        guard policy.options.bodies, MediaType.matches(contentType, policy.options.bodyTypes) else { return }
+        guard policy.options.bodies, typeChecked || MediaType.matches(contentType, policy.options.bodyTypes) else { return }
         let (kept, omitted) = Truncation.cap(prefix, limit: policy.options.bodyMaxBytes, total: totalSize)
         let result = policy.redactor.redactBody(kept, contentType: contentType, direction: direction)
         let text = omitted > 0 ? result.text + Truncation.marker(omitted) : result.text

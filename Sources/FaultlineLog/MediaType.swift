@@ -13,13 +13,13 @@ public enum MediaType {
         }
     }
 
-    /// Whether `contentType` matches one of `patterns` (`text/*`, `application/json`…);
+    /// Whether `contentType` matches one of `patterns` (lowercase: `text/*`, `application/json`…);
     /// `application/json` also admits `+json` types and `application/xml` `+xml` types.
     public static func matches(_ contentType: String?, _ patterns: [String]) -> Bool {
         let media = essence(contentType)
         guard !media.isEmpty else { return false }
         for pattern in patterns {
-            let lowered = RedactionName.lower(pattern)
+            let lowered = pattern
             if lowered == media || lowered == "*/*" { return true }
             if lowered.hasSuffix("/*"), media.hasPrefix(lowered.dropLast()) { return true }
             if lowered == "application/json", media.hasSuffix("+json") { return true }

@@ -36,10 +36,12 @@ extension ExchangeTrace {
         record.pinResult = pinResult
         if policy.options.headers { addResponseHeaders(to: &record, policy: policy) }
         if let body = requestBody {
-            record.setBody(body.bytes, totalSize: body.total, contentType: body.contentType, direction: .request, policy: policy)
+            record.setBody(body.bytes, totalSize: body.total, contentType: body.contentType, direction: .request, policy: policy,
+                           typeChecked: true)
         }
         if let body = responseBody {
-            record.setBody(body.bytes, totalSize: body.total, contentType: body.contentType, direction: .response, policy: policy)
+            record.setBody(body.bytes, totalSize: body.total, contentType: body.contentType, direction: .response, policy: policy,
+                           typeChecked: true)
         }
         if let errorType { record.setError(type: errorType, message: errorMessage ?? errorType, policy: policy) }
         return record
