@@ -9,9 +9,7 @@ extension AdminRouter {
             // Already JSON and already redacted: every record was redacted when it was built.
             return AdminResponse(status: 200, body: capture.export(creatorVersion: FaultlineVersion.current))
         case "DELETE":
-            let count = capture.count
-            capture.clear()
-            return .json(200, ["cleared": count])
+            return .json(200, ["cleared": capture.clear()])
         default:
             return notAllowed(request, "GET, DELETE")
         }
