@@ -19,7 +19,7 @@
 #   BENCH_RULES          non-matching routes in (b) (default 1000)
 #   BENCH_READY_TIMEOUT  seconds to wait for each server to answer (default 30)
 #   BENCH_KEEP=1         keep the temporary directory (configs, logs, raw wrk output)
-#   BENCH_BUILD=1        rebuild the release binary even if it exists
+#   BENCH_BUILD=0        use the release binary as it is (default: bring it up to date)
 #   FAULTLINE_BIN        Faultline binary (default .build/release/faultline, built if missing)
 #
 # Prints a Markdown table and writes it to bench/results/faults-latest.md. Exits 0 when the

@@ -27,7 +27,7 @@
 #   BENCH_READY_TIMEOUT  seconds to wait for each server to answer (default 30)
 #   BENCH_KEEP=1         keep the temporary directory (configs, logs, access logs, raw wrk
 #                        output); the access logs take a few hundred MB per measurement
-#   BENCH_BUILD=1        rebuild the release binary even if it exists
+#   BENCH_BUILD=0        use the release binary as it is (default: bring it up to date)
 #   FAULTLINE_BIN        Faultline binary (default .build/release/faultline, built if missing)
 #
 # Prints a Markdown table and writes it to bench/results/logging-latest.md. Exits 0 when the

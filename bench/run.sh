@@ -18,7 +18,7 @@
 #   BENCH_TLS_KEY        key type of the bench certificates: ec (P-256, default) or rsa (2048)
 #   BENCH_READY_TIMEOUT  seconds to wait for each server to answer (default 30)
 #   BENCH_KEEP=1         keep the temporary directory (configs, logs, raw wrk output)
-#   BENCH_BUILD=1        rebuild the release binary even if it exists
+#   BENCH_BUILD=0        use the release binary as it is (default: bring it up to date)
 #   FAULTLINE_BIN        Faultline binary (default .build/release/faultline, built if missing)
 #
 # Prints a Markdown table and writes it to bench/results/latest.md. Exits 0 when the
