@@ -65,53 +65,7 @@ find_faultline
 FL_QUIET=$(faultline_quiet_json)
 
 # ----------------------------------------------------------------- processes + cleanup
-WORK=$(mktemp -d /tmp/faultline-faults.XXXXXX)
-chmod 755 "$WORK"            # nginx workers may run as an unprivileged user
-STARTED_PIDS=()
-
-cleanup() {
-  local rc=$? pid i
-  trap - EXIT INT TERM
-  for ((i = ${#STARTED_PIDS[@]} - 1; i >= 0; i--)); do
-    kill -TERM "${STARTED_PIDS[i]}" 2>/dev/null || true
-  done
-  for pid in "${STARTED_PIDS[@]}"; do
-    stop_wait "$pid"
-  done
-  if [[ -n ${BENCH_KEEP:-} ]]; then
-    log "kept $WORK"
-  else
-    rm -rf "$WORK"
-  fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-# stop_wait PID : waits up to 5 s for a signalled process, then SIGKILLs it and its children.
-stop_wait() {
-  local pid=$1
-  for _ in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "process $pid did not stop on SIGTERM; killing it"
-    pkill -KILL -P "$pid" 2>/dev/null || true
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  { wait "$pid"; } 2>/dev/null || true
-}
-
-# stop PID : SIGTERM, wait, and forget the process (so cleanup never signals a reused pid).
-stop() {
-  local pid=$1 kept=() p
-  kill -TERM "$pid" 2>/dev/null || true
-  stop_wait "$pid"
-  for p in "${STARTED_PIDS[@]}"; do [[ $p == "$pid" ]] || kept+=("$p"); done
-  STARTED_PIDS=("${kept[@]}")
-}
+make_workdir faults
 
 # expect NAME PORT PATH STATUS : GET PATH answers STATUS (and the origin's 64 bytes for /64).
 expect() {

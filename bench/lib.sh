@@ -127,3 +127,58 @@ faultline_quiet_json() {
   for m in "${members[@]}"; do out+=${out:+, }$m; done
   echo "$out"
 }
+
+# make_workdir NAME : creates $WORK (/tmp/faultline-NAME.XXXXXX) and arranges for every
+# process started with `start` to be stopped, and $WORK removed (unless BENCH_KEEP), at exit.
+make_workdir() {
+  WORK=$(mktemp -d "/tmp/faultline-$1.XXXXXX")
+  chmod 755 "$WORK"            # nginx workers may run as an unprivileged user
+  STARTED_PIDS=()
+  trap cleanup EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+}
+
+cleanup() {
+  local rc=$? pid i
+  trap - EXIT INT TERM
+  for ((i = ${#STARTED_PIDS[@]} - 1; i >= 0; i--)); do
+    kill -TERM "${STARTED_PIDS[i]}" 2>/dev/null || true
+  done
+  for pid in "${STARTED_PIDS[@]}"; do
+    stop_wait "$pid"
+  done
+  if [[ -n ${BENCH_KEEP:-} ]]; then
+    log "kept $WORK"
+  else
+    rm -rf "$WORK"
+  fi
+  exit "$rc"
+}
+
+# stop_wait PID : waits up to 5 s for a signalled process, then SIGKILLs it and its children.
+# Sets STOP_KILLED=1 when it had to.
+stop_wait() {
+  local pid=$1
+  STOP_KILLED=
+  for _ in $(seq 1 50); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    log "process $pid did not stop on SIGTERM; killing it"
+    STOP_KILLED=1
+    pkill -KILL -P "$pid" 2>/dev/null || true
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  { wait "$pid"; } 2>/dev/null || true
+}
+
+# stop PID : SIGTERM, wait, and forget the process (so cleanup never signals a reused pid).
+stop() {
+  local pid=$1 kept=() p
+  kill -TERM "$pid" 2>/dev/null || true
+  stop_wait "$pid"
+  for p in "${STARTED_PIDS[@]}"; do [[ $p == "$pid" ]] || kept+=("$p"); done
+  STARTED_PIDS=("${kept[@]}")
+}

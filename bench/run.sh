@@ -113,39 +113,7 @@ if enabled faultline; then
 fi
 
 # ----------------------------------------------------------------- processes + cleanup
-WORK=$(mktemp -d /tmp/faultline-bench.XXXXXX)
-chmod 755 "$WORK"            # nginx workers may run as an unprivileged user
-STARTED_PIDS=()
-
-cleanup() {
-  local rc=$? pid i
-  trap - EXIT INT TERM
-  for ((i = ${#STARTED_PIDS[@]} - 1; i >= 0; i--)); do
-    pid=${STARTED_PIDS[i]}
-    kill -TERM "$pid" 2>/dev/null || true
-  done
-  for pid in "${STARTED_PIDS[@]}"; do
-    for _ in $(seq 1 50); do            # up to 5 s each, then SIGKILL
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-      log "process $pid did not stop on SIGTERM; killing it"
-      pkill -KILL -P "$pid" 2>/dev/null || true
-      kill -KILL "$pid" 2>/dev/null || true
-    fi
-    { wait "$pid"; } 2>/dev/null || true
-  done
-  if [[ -n ${BENCH_KEEP:-} ]]; then
-    log "kept $WORK"
-  else
-    rm -rf "$WORK"
-  fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+make_workdir bench
 
 # verify NAME PORT : exact bodies for /64 and /1m through the proxy.
 verify() {
