@@ -17,7 +17,9 @@ enum RedactionName {
 
     /// The normalised form of `name`.
     static func normalize(_ name: String) -> String {
-        normalize(name.utf8)
+        // Through the contiguous bytes: the generic UTF8View path is several times slower.
+        var copy = name
+        return copy.withUTF8 { normalize($0) }
     }
 
     /// `name` in ASCII lowercase, for the redacted-field list.
@@ -30,6 +32,7 @@ enum RedactionName {
 
     /// `name` in ASCII lowercase; the same string when it has no uppercase letter.
     static func lower(_ name: String) -> String {
-        name.utf8.contains { $0 >= 65 && $0 <= 90 } ? lower(name.utf8) : name
+        var copy = name
+        return copy.withUTF8 { bytes in bytes.contains { $0 >= 65 && $0 <= 90 } ? lower(bytes) : name }
     }
 }

@@ -5,7 +5,16 @@ extension Redactor {
         "aws4-hmac-sha256",
     ]
     /// Headers whose value is a URL: their userinfo and query secrets are redacted.
-    private static let urlHeaders: Set<String> = ["location", "contentlocation", "referer", "origin"]
+    static let urlHeaders: Set<String> = ["location", "contentlocation", "referer", "origin"]
+    /// Headers nearly every message carries; those the rules leave alone are answered by one
+    /// lookup instead of the substring scan (see `plainHeaderNames`).
+    static let commonHeaders = [
+        "host", "useragent", "accept", "acceptencoding", "acceptlanguage", "contenttype", "contentlength",
+        "server", "date", "connection", "cachecontrol", "etag", "lastmodified", "vary", "via", "xforwardedfor",
+        "xforwardedproto", "xforwardedhost", "transferencoding", "keepalive", "pragma", "expires", "age",
+        "acceptranges", "contentencoding", "ifnonematch", "ifmodifiedsince", "xrequestid", "upgrade", "range",
+        "contentrange", "te", "trailer", "xcontenttypeoptions", "stricttransportsecurity",
+    ]
 
     /// The value of header `name` as it may be logged. Cookie values are redacted with
     /// cookie names kept (Set-Cookie attributes kept too); an Authorization value keeps its
@@ -13,8 +22,8 @@ extension Redactor {
     /// its userinfo and sensitive parameters redacted. Fields: `<direction>.header.<name>`
     /// or `<direction>.cookie.<cookie name>`.
     public func redactHeader(name: String, value: String, direction: LogDirection) -> Redacted {
-        let normalized = RedactionName.normalize(name.utf8)
-        if keptHeaderNames.contains(normalized) { return Redacted(text: value) }
+        let normalized = RedactionName.normalize(name)
+        if keptHeaderNames.contains(normalized) || plainHeaderNames.contains(normalized) { return Redacted(text: value) }
         // Built only when something is redacted: most headers are not.
         var field: String { "\(direction.rawValue).header.\(RedactionName.lower(name.utf8))" }
         switch normalized {

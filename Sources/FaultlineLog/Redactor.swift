@@ -15,6 +15,8 @@ public struct Redactor: Sendable {
     let bodyFieldNames: Set<String>
     /// Normalised names recognised in free text (`name=value`, `name: value`).
     let textNames: Set<String>
+    /// Common header names these rules never redact (a fast path for `redactHeader`).
+    let plainHeaderNames: Set<String>
 
     /// The default rules with names added and removed. Each `add…` list extends the
     /// defaults in `RedactionDefaults`; each `remove…` list takes names out of them (and
@@ -38,11 +40,17 @@ public struct Redactor: Sendable {
         queryNames = build(RedactionDefaults.queryParameters, addQueryParameters, removeQueryParameters)
         bodyFieldNames = build(RedactionDefaults.bodyFields, addBodyFields, removeBodyFields)
         textNames = headerNames.union(queryNames).union(bodyFieldNames)
+        let sensitive = headerNames
+        let substrings = headerSubstrings
+        plainHeaderNames = Set(Self.commonHeaders.filter { name in
+            !sensitive.contains(name) && !Self.urlHeaders.contains(name)
+                && !substrings.contains { ByteSearch.contains(Array(name.utf8), $0) }
+        })
     }
 
     /// Whether the value of header `name` is redacted (by name or by substring).
     public func isSensitiveHeader(_ name: String) -> Bool {
-        let normalized = RedactionName.normalize(name.utf8)
+        let normalized = RedactionName.normalize(name)
         if keptHeaderNames.contains(normalized) { return false }
         if headerNames.contains(normalized) { return true }
         return containsSubstring(Array(normalized.utf8))

@@ -19,6 +19,11 @@ struct RedactorTests {
         #expect(!custom.isSensitiveHeader("X-Api-Key"))
         #expect(!custom.isSensitiveHeader("X-Github-Token"))
         #expect(custom.isSensitiveHeader("X-Auth-Token"))
+        // Common headers take a fast path; configuration still reaches them.
+        let strict = Redactor(addHeaders: ["Server"], addHeaderSubstrings: ["agent"])
+        #expect(strict.redactHeader(name: "Server", value: "nginx", direction: .response).text == "[REDACTED]")
+        #expect(strict.redactHeader(name: "User-Agent", value: "curl/8", direction: .request).text == "[REDACTED]")
+        #expect(redactor.redactHeader(name: "User-Agent", value: "curl/8", direction: .request).text == "curl/8")
         for name in ["X-Forwarded-Authorization", "X-Amz-Credential-Scope", "X-Original-Cookie"] {
             #expect(redactor.isSensitiveHeader(name), "\(name)")
         }
