@@ -14,12 +14,14 @@ public enum RequestID {
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
         mixed ^= mixed >> 31
-        let hex = Array("0123456789abcdef".utf8)
-        var out = [UInt8](repeating: 0, count: 16)
-        for index in 0..<16 {
-            out[15 - index] = hex[Int((mixed >> (UInt64(index) * 4)) & 0xF)]
+        // Sixteen ASCII bytes written straight into the string: no array per request.
+        return String(unsafeUninitializedCapacity: 16) { buffer in
+            for index in 0..<16 {
+                let digit = UInt8(truncatingIfNeeded: (mixed >> (UInt64(index) * 4)) & 0xF)
+                buffer[15 - index] = digit < 10 ? 48 + digit : 87 + digit
+            }
+            return 16
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// `header` when it is a usable id (1...128 characters of `A-Z a-z 0-9 - _ . : / + =`),
