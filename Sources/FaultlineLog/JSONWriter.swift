@@ -41,10 +41,13 @@ struct JSONWriter {
 
     /// Writes `"key":` for a fixed key, which needs no escaping.
     mutating func key(_ key: StaticString) {
-        bytes.append(contentsOf: needsComma ? [44, 34] : [34])
+        // Byte by byte, not array literals: this runs for every member of every line.
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
         needsComma = true
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        bytes.append(contentsOf: [34, 58])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
     }
 
     /// A string member, skipped when nil.
