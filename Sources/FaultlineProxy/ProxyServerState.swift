@@ -11,8 +11,8 @@ final class ProxyServerState: Sendable {
     let connections = ConnectionCounter()
     /// Pin outcomes per upstream.
     let pinStatus = PinStatusBoard()
-    /// Where notable events go.
-    let events: @Sendable (ProxyEvent) -> Void
+    /// Where notable events go (the executable prints them).
+    private let eventSink: @Sendable (ProxyEvent) -> Void
 
     private struct Configuration {
         var snapshot: ConfigSnapshot
@@ -26,7 +26,14 @@ final class ProxyServerState: Sendable {
 
     init(snapshot: ConfigSnapshot, events: @escaping @Sendable (ProxyEvent) -> Void) {
         current = Mutex(Configuration(snapshot: snapshot, base: snapshot.config, generation: snapshot.generation))
-        self.events = events
+        eventSink = events
+    }
+
+    /// Reports `event`, its texts redacted with the running configuration's rules first: a
+    /// TLS error, pin report or reload error is no more allowed to carry a secret than a log
+    /// record is.
+    func events(_ event: ProxyEvent) {
+        eventSink(event.redacted(by: snapshot.log.policy.redactor))
     }
 
     /// The loops that receive new snapshots; set once at start.

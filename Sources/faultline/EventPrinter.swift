@@ -1,19 +1,10 @@
-import FaultlineLog
 import FaultlineProxy
 
-/// Shows proxy events on standard error. Texts that come from peers or files (TLS errors,
-/// pin reports, reload errors) pass through the default redaction first, like log records.
+/// Shows proxy events on standard error (their texts arrive redacted: see
+/// `ProxyServerState.events`).
 enum EventPrinter {
-    private static let redactor = Redactor()
-
     @Sendable static func print(_ event: ProxyEvent) {
-        switch event {
-        case .clientTLSFailure, .pinFailure, .pinWarning, .reloadFailed:
-            let line = describe(event)
-            Console.err(redactor.redact(text: line, field: "event").text)
-        default:
-            Console.err(describe(event))
-        }
+        Console.err(describe(event))
     }
 
     private static func describe(_ event: ProxyEvent) -> String {

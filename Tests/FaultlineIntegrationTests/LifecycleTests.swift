@@ -76,6 +76,23 @@ struct LifecycleTests {
         }
     }
 
+    @Test func aRefusedReloadDoesNotEchoASecretFromTheFile() async throws {
+        let stack = try await ProxyStack.demo { Self.config(port: $0, extraRoute: nil) }
+        defer { stack.stop() }
+        let secret = "CANARY-reload-\(UInt32.random(in: 1...UInt32.max))"
+        // A wrong value is quoted back in the error, and this one carries a token.
+        let good = Self.config(port: stack.origin.port, extraRoute: nil).json
+        let bad = "{\"seed\": \"token=\(secret)\", " + good.drop { $0 != "{" }.dropFirst()
+        #expect(bad.contains(secret))
+        try stack.rewriteConfig(bad)
+        let seen = stack.proxy.output.lines.count
+        stack.proxy.signal(SIGHUP)
+        let line = try await stack.proxy.output.waitForLine(containing: "seed:", after: seen)
+        #expect(line.text.contains("[REDACTED]"), "\(line.text)")
+        #expect(!stack.proxy.output.text.contains(secret), "the secret reached stderr:\n\(stack.proxy.output.text)")
+        #expect(try await HTTPClient().send(stack.url("/64")).status == 200)
+    }
+
     @Test func reloadLetsInFlightExchangesFinishOnTheOldConfig() async throws {
         let stack = try await ProxyStack.scripted()
         defer { stack.stop() }
