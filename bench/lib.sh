@@ -182,3 +182,16 @@ stop() {
   for p in "${STARTED_PIDS[@]}"; do [[ $p == "$pid" ]] || kept+=("$p"); done
   STARTED_PIDS=("${kept[@]}")
 }
+
+# read_common_settings : DURATION, WARMUP, READY_TIMEOUT and ROUNDS from BENCH_SECONDS,
+# BENCH_WARMUP, BENCH_READY_TIMEOUT and BENCH_ROUNDS, checked (every script takes them).
+read_common_settings() {
+  DURATION=${BENCH_SECONDS:-10}
+  WARMUP=${BENCH_WARMUP:-2}
+  READY_TIMEOUT=${BENCH_READY_TIMEOUT:-30}
+  ROUNDS=${BENCH_ROUNDS:-1}
+  [[ $DURATION =~ ^[1-9][0-9]*$ ]] || die "BENCH_SECONDS must be a positive integer, got '$DURATION'"
+  [[ $WARMUP =~ ^[0-9]+$ ]] || die "BENCH_WARMUP must be a non-negative integer, got '$WARMUP'"
+  [[ $READY_TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "BENCH_READY_TIMEOUT must be a positive integer"
+  [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer, got '$ROUNDS'"
+}

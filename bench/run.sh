@@ -36,14 +36,7 @@ die() { echo "bench: error: $*" >&2; exit 1; }
 source "$BENCH_DIR/lib.sh"
 
 # ---------------------------------------------------------------------------- settings
-DURATION=${BENCH_SECONDS:-10}
-WARMUP=${BENCH_WARMUP:-2}
-READY_TIMEOUT=${BENCH_READY_TIMEOUT:-30}
-ROUNDS=${BENCH_ROUNDS:-1}
-[[ $DURATION =~ ^[1-9][0-9]*$ ]] || die "BENCH_SECONDS must be a positive integer, got '$DURATION'"
-[[ $WARMUP =~ ^[0-9]+$ ]] || die "BENCH_WARMUP must be a non-negative integer, got '$WARMUP'"
-[[ $READY_TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "BENCH_READY_TIMEOUT must be a positive integer"
-[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer, got '$ROUNDS'"
+read_common_settings
 
 ALL_PROXIES=(faultline nginx haproxy)
 PROXIES=()

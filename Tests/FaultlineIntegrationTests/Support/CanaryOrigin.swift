@@ -67,20 +67,8 @@ final class CanaryOrigin: Sendable {
 
     deinit { kill() }
 
-    static let source = #"""
-import json, socket, sys, threading, time
-
+    static let source = PythonOriginScript.listenerPreamble + #"""
 secrets = json.load(open(sys.argv[1]))
-server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-server.bind(("127.0.0.1", 0))
-server.listen(128)
-lock = threading.Lock()
-
-def log(message):
-    with lock:
-        sys.stdout.write(message + "\n")
-        sys.stdout.flush()
 
 log("canary origin listening on 127.0.0.1:%d" % server.getsockname()[1])
 

@@ -24,25 +24,7 @@ final class ChildProcess: @unchecked Sendable {
         try process.run()
         // Close our copy of the write end so the reader sees EOF when the child exits.
         try? pipe.fileHandleForWriting.close()
-        let reader = pipe.fileHandleForReading
-        let output = self.output
-        let thread = Thread {
-            let fd = reader.fileDescriptor
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    output.append(buffer[0..<count])
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
-            }
-            output.finish()
-            try? reader.close()
-        }
-        thread.start()
+        output.startReading(pipe.fileHandleForReading)
     }
 
     var pid: Int32 { process.processIdentifier }

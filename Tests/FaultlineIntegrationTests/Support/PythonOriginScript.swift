@@ -16,9 +16,10 @@
 /// - `/slow?ms=M`: answers `slow done` after M milliseconds
 /// - `/drip`: a chunked response that sends a chunk every 100 ms until the peer goes away
 enum PythonOriginScript {
-    static let source = #"""
+    /// What every Python origin here starts with: a listening socket on an ephemeral
+    /// loopback port and a thread-safe `log` to stdout.
+    static let listenerPreamble = #"""
 import json, socket, sys, threading, time
-from urllib.parse import urlsplit, parse_qs
 
 server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
 server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -30,6 +31,11 @@ def log(message):
     with lock:
         sys.stdout.write(message + "\n")
         sys.stdout.flush()
+
+"""#
+
+    static let source = listenerPreamble + #"""
+from urllib.parse import urlsplit, parse_qs
 
 log("origin listening on 127.0.0.1:%d" % server.getsockname()[1])
 

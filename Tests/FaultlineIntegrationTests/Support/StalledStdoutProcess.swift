@@ -28,24 +28,7 @@ final class StalledStdoutProcess: @unchecked Sendable {
         try process.run()
         try? stdoutPipe.fileHandleForWriting.close()
         try? stderrPipe.fileHandleForWriting.close()
-        let reader = stderrPipe.fileHandleForReading
-        let output = stderr
-        Thread {
-            let fd = reader.fileDescriptor
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    output.append(buffer[0..<count])
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
-            }
-            output.finish()
-            try? reader.close()
-        }.start()
+        stderr.startReading(stderrPipe.fileHandleForReading)
     }
 
     /// Starts the proxy and waits for `faultline: listening on` and `admin API listening on`.
