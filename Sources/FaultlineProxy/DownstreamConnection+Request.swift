@@ -229,14 +229,13 @@ extension DownstreamConnection {
         guard let upstream = exchange.upstream else { return }
         exchange.requestBodyBytes += UInt64(bytes.count)
         traceRequestBody(bytes)
-        if corkedUpstream == nil {
-            // Everything this decoding pass forwards leaves in one write when it ends.
-            upstream.socket.cork()
-            corkedUpstream = upstream
-        }
         if exchange.requestFraming == .chunked {
             // Each piece a complete chunk, so the upstream never waits for the next one to
-            // learn that this one ended.
+            // learn that this one ended; corked, the pieces of one pass leave in one write.
+            if corkedUpstream == nil {
+                upstream.socket.cork()
+                corkedUpstream = upstream
+            }
             var prefix: [UInt8] = []
             HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &prefix)
             upstream.socket.write(prefix, bytes)

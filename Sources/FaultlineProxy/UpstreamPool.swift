@@ -30,11 +30,6 @@ final class UpstreamPool {
     /// (every key is then accepted).
     private var liveKeys: [Key]?
 
-    /// Idle connections, across every key (admin stats, tests).
-    var idleCount: Int { entries.reduce(0) { $0 + $1.idle.count } }
-    /// Keys with an entry.
-    var entryCount: Int { entries.count }
-
     /// Takes an idle connection to `address` made with `security`, if one is open and silent;
     /// connections found closed on the way are dropped (nothing was written to them, so a
     /// request of any method can use a fresh one instead).
