@@ -39,8 +39,9 @@ final class UpstreamConnection: StreamSocketDelegate {
     enum ResponseProgress {
         /// No byte of a final response yet (interim responses may have come).
         case awaitingHead
-        /// Response bytes arrived; the message is not complete.
-        case receiving
+        /// The final head arrived (`keepAlive`: it allows another request); the message is
+        /// not complete.
+        case receiving(keepAlive: Bool)
         /// The response is complete; `keepAlive` when the upstream allows another request
         /// and nothing followed it.
         case complete(keepAlive: Bool)
@@ -63,8 +64,6 @@ final class UpstreamConnection: StreamSocketDelegate {
     private var owner: UpstreamConnectionOwner?
     private let decoder = HTTP1Decoder(kind: .response)
     private var lastHeadWasInterim = false
-    /// Whether the final response head allows another request on the connection.
-    private var keepAliveAfterResponse = false
 
     /// The pin verdict of this connection's handshake (`match`, `mismatch`, `report`, `off`);
     /// nil without pins. Pooled reuses carry it, since the chain was checked once.
@@ -266,8 +265,7 @@ final class UpstreamConnection: StreamSocketDelegate {
                 if head.status == 101 {
                     lifecycle = .tunnel
                 } else if !head.isInterim {
-                    setResponse(.receiving)
-                    keepAliveAfterResponse = head.keepAlive
+                    setResponse(.receiving(keepAlive: head.keepAlive))
                 }
                 owner.upstream(self, didReceiveHead: head)
             case .body(let range):
@@ -278,7 +276,8 @@ final class UpstreamConnection: StreamSocketDelegate {
                 if !lastHeadWasInterim && !isTunnel {
                     finished = true
                     // End of a close-delimited response (reported from `finish()`) leaves nothing to reuse.
-                    setResponse(.complete(keepAlive: keepAliveAfterResponse && input.baseAddress != nil))
+                    guard case .serving(let service) = lifecycle, case .receiving(let keepAlive) = service.response else { continue }
+                    setResponse(.complete(keepAlive: keepAlive && input.baseAddress != nil))
                 }
             }
         }
