@@ -1,6 +1,7 @@
 /// Python origins for the exchange-safety tests (pool reuse, retries, pipelining, streaming).
 enum ExchangeOriginScripts {
-    /// An origin that logs every request it parses (`conn N request METHOD TARGET body=B`),
+    /// An origin that logs every request head as it arrives (`conn N head METHOD TARGET`),
+    /// every request it parses whole (`conn N request METHOD TARGET body=B`),
     /// every connection it drops (`conn N dropped METHOD TARGET`) and every close
     /// (`conn N closed-by-peer`), and answers `200 ok METHOD TARGET` with keep-alive.
     ///
@@ -28,6 +29,8 @@ def handle(sock, n):
             head, _, buf = buf.partition(b"\r\n\r\n")
             lines = head.decode("latin-1").split("\r\n")
             method, target = (lines[0].split(" ") + ["", ""])[:2]
+            if not drop_next:
+                log("conn %d head %s %s" % (n, method, target))
             if drop_next:
                 log("conn %d dropped %s %s" % (n, method, target))
                 sock.close()
