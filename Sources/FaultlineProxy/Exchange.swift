@@ -55,7 +55,10 @@ final class Exchange {
         self.isHeadRequest = request.method == "HEAD"
         self.upgradeRequested = request.isUpgrade
         self.upstreamHead = upstreamHead
-        self.isIdempotent = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"].contains(request.method)
+        switch request.method {
+        case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE": isIdempotent = true
+        default: isIdempotent = false
+        }
     }
 
     deinit {
@@ -70,9 +73,10 @@ final class Exchange {
         pacer?.cancel()
     }
 
-    /// Notes framed body bytes written upstream, for a retry.
+    /// Notes framed body bytes written upstream, for a retry. Only an attempt on a pooled
+    /// connection can be retried, so only such an attempt pays for the copy.
     func recordForReplay(_ bytes: UnsafeRawBufferPointer) {
-        guard replayBody != nil else { return }
+        guard replayBody != nil, !retried, upstream?.isReused == true else { return }
         if replayBody.map({ $0.count + bytes.count > Self.replayLimit }) ?? true {
             replayBody = nil
         } else {
