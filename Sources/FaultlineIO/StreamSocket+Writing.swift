@@ -39,6 +39,7 @@ extension StreamSocket {
         return first.withUnsafeBytes { head -> Bool in
             switch Sockets.write(fd, head, second) {
             case .success(let written):
+                bytesSent &+= UInt64(written)
                 if written < head.count {
                     outbound.append(UnsafeRawBufferPointer(rebasing: head[written...]))
                     outbound.append(second)
@@ -79,6 +80,7 @@ extension StreamSocket {
         if outbound.isEmpty && !tcpConnecting && !corked {
             switch Sockets.write(fd, bytes) {
             case .success(let written):
+                bytesSent &+= UInt64(written)
                 if written < bytes.count {
                     outbound.append(UnsafeRawBufferPointer(rebasing: bytes[written...]))
                 }

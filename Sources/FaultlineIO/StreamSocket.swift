@@ -26,6 +26,10 @@ public final class StreamSocket: EventHandler {
     public internal(set) var isClosed = false
     /// Whether reads are wanted (false while the other side of a relay is full).
     public internal(set) var isReading = true
+    /// Bytes the kernel has accepted for sending so far (ciphertext with a transformer): a
+    /// caller that notes it before writing a message can tell later whether any of that
+    /// message could have reached the peer.
+    public internal(set) var bytesSent: UInt64 = 0
 
     /// Whether this side connected (rather than accepted): the TLS client.
     let isClient: Bool
@@ -90,6 +94,21 @@ public final class StreamSocket: EventHandler {
         guard reading != isReading, !isClosed, !(reading && sawEndOfFile) else { return }
         isReading = reading
         updateInterest()
+    }
+
+    /// Whether an idle connection is still open and silent: false when the peer has closed or
+    /// reset it, or (without a transformer) has sent bytes nobody asked for. Asks the kernel
+    /// directly, so a close that arrived since the last loop iteration is seen before any byte
+    /// of a new request is written. A transformer may legitimately have unread records (a TLS
+    /// session ticket), so for it only a close or an error counts.
+    public func isOpenAndQuiet() -> Bool {
+        guard !isClosed, !sawEndOfFile, !lingering else { return false }
+        var byte: UInt8 = 0
+        let count = Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if count > 0 { return transformer != nil }
+        if count == 0 { return false }
+        let code = errno
+        return code == EAGAIN || code == EWOULDBLOCK || code == EINTR
     }
 
     // MARK: Closing
@@ -243,7 +262,10 @@ public final class StreamSocket: EventHandler {
     }
 
     func flushOutbound() {
-        if let error = outbound.flush(to: fd) {
+        let queued = outbound.count
+        let error = outbound.flush(to: fd)
+        bytesSent &+= UInt64(queued - outbound.count)
+        if let error {
             fail(error)
             return
         }

@@ -15,6 +15,8 @@ struct ConnectionDeadline: Equatable {
         case upstreamConnect
         /// The upstream must keep answering (time to response head, then between reads).
         case upstreamResponse
+        /// A tunnel (after 101) must carry a byte either way this often.
+        case tunnelIdle
     }
 
     private(set) var kind: Kind?

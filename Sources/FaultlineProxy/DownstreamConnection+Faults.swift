@@ -19,6 +19,7 @@ extension DownstreamConnection {
                 return
             }
             upstream.socket.write(exchange.heldUpstream)
+            exchange.heldUpstream.withUnsafeBytes { exchange.recordForReplay($0) }
             exchange.heldUpstream = []
             self.releaseUpstreamCork()
             if !exchange.requestComplete { self.socket.setReading(true) }
@@ -30,18 +31,18 @@ extension DownstreamConnection {
         exchange.requestBodyBytes += UInt64(bytes.count)
         traceRequestBody(bytes)
         if exchange.requestFraming == .chunked {
-            if exchange.requestChunkOpen { exchange.heldUpstream.append(contentsOf: [13, 10]) }
             HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &exchange.heldUpstream)
-            exchange.requestChunkOpen = true
+            exchange.heldUpstream.append(contentsOf: bytes)
+            exchange.heldUpstream.append(contentsOf: HTTP1Encoder.chunkEnd)
+        } else {
+            exchange.heldUpstream.append(contentsOf: bytes)
         }
-        exchange.heldUpstream.append(contentsOf: bytes)
         if exchange.heldUpstream.count > 256 * 1024 { socket.setReading(false) }
     }
 
     /// The request ended during a delay: its last chunk waits with the rest.
     func holdRequestEnd(for exchange: Exchange) {
         guard exchange.requestFraming == .chunked else { return }
-        if exchange.requestChunkOpen { exchange.heldUpstream.append(contentsOf: [13, 10]) }
         HTTP1Encoder.appendLastChunk(trailers: exchange.requestTrailers, into: &exchange.heldUpstream)
     }
 

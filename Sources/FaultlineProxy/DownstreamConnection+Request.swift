@@ -3,44 +3,61 @@ import FaultlineIO
 import FaultlineRules
 
 extension DownstreamConnection {
-    /// Feeds request bytes to the decoder and acts on what it found.
+    /// Feeds request bytes to the decoder and acts on what it found. A request the proxy
+    /// answers itself ends inside this pass; the requests behind it are then decoded in the
+    /// same pass, in order, and the first one that goes upstream leaves the rest queued.
     func decode(_ bytes: UnsafeRawBufferPointer) {
-        defer { releaseUpstreamCork() }
-        if phase == .idle {
-            phase = .readingHead
-            deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
+        let outermost = !decoding
+        decoding = true
+        defer {
+            if outermost { decoding = false }
+            releaseUpstreamCork()
         }
-        let status = decoder.feed(bytes)
-        for event in decoder.events {
+        var input = bytes
+        messages: while true {
+            if phase == .idle {
+                phase = .readingHead
+                deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
+            }
+            let status = decoder.feed(input)
+            for event in decoder.events {
+                guard phase != .closed else { return }
+                switch event {
+                case .head(let head):
+                    beginExchange(head)
+                case .body(let range):
+                    forwardRequestBody(UnsafeRawBufferPointer(rebasing: input[range]))
+                case .trailers(let trailers):
+                    exchange?.requestTrailers = trailers
+                case .end:
+                    finishRequest()
+                }
+            }
             guard phase != .closed else { return }
-            switch event {
-            case .head(let head):
-                beginExchange(head)
-            case .body(let range):
-                forwardRequestBody(UnsafeRawBufferPointer(rebasing: bytes[range]))
-            case .trailers(let trailers):
-                exchange?.requestTrailers = trailers
-            case .end:
-                finishRequest()
-            }
-        }
-        guard phase != .closed else { return }
-        switch status {
-        case .needMore:
-            break
-        case .messageComplete(let consumed):
-            decoder.resume()
-            if consumed < bytes.count {
-                pipelined.append(contentsOf: bytes[consumed...])
+            switch status {
+            case .needMore:
+                break messages
+            case .messageComplete(let consumed):
+                decoder.resume()
+                let rest = UnsafeRawBufferPointer(rebasing: input[consumed...])
+                guard !rest.isEmpty else { break messages }
+                if phase == .idle {
+                    // Answered already (by the proxy itself): the next request's turn.
+                    input = rest
+                    continue messages
+                }
+                pipelined.append(contentsOf: rest)
                 if pipelined.count >= Self.pipelineLimit { socket.setReading(false) }
+                break messages
+            case .upgraded(let consumed):
+                // Bytes after an upgrade request belong to the new protocol: hold them for the tunnel.
+                if consumed < input.count { pipelined.append(contentsOf: input[consumed...]) }
+                socket.setReading(false)
+                break messages
+            case .failed(let error):
+                writeLocalAndClose(status: error.status, message: "bad request: \(error.reason)")
+                return
             }
-        case .upgraded(let consumed):
-            // Bytes after an upgrade request belong to the new protocol: hold them for the tunnel.
-            if consumed < bytes.count { pipelined.append(contentsOf: bytes[consumed...]) }
-            socket.setReading(false)
-        case .failed(let error):
-            writeLocalAndClose(status: error.status, message: "bad request: \(error.reason)")
-            return
         }
         if let local = pendingLocalResponse, phase != .closed {
             // The request is not fully read and never will be: answer and close.
@@ -49,9 +66,18 @@ extension DownstreamConnection {
         }
     }
 
+    /// Decodes the queued bytes of pipelined requests (the exchange before them ended).
+    func decodePipelined() {
+        guard !decoding, !pipelined.isEmpty, phase != .closed else { return }
+        let next = pipelined
+        pipelined.removeAll(keepingCapacity: true)
+        next.withUnsafeBytes { decode($0) }
+    }
+
     private func beginExchange(_ received: HTTPHead) {
         deadline.disarm()
         phase = .exchange
+        requestBodyReceived = 0
         lastRequestKeepAlive = received.keepAlive && !received.isUpgrade
         lastRequestWasHead = received.method == "HEAD"
         let snapshot = context.snapshot
@@ -119,7 +145,9 @@ extension DownstreamConnection {
                                 upstreamHead: upstreamHead, plan: plan, decision: decision)
         self.exchange = exchange
         if plan.terminal != nil {
-            // Answered (or not) by the fault once the request has been read.
+            // Answered (or not) by the fault once the request has been read; until then its
+            // body must keep coming like any other.
+            deadline.arm(.clientBody, now: context.loop.now, milliseconds: snapshot.config.clientTimeouts.idleMs)
             return
         }
         if plan.requestDelayMs > 0 {
@@ -161,6 +189,7 @@ extension DownstreamConnection {
         exchange.upstream = connection
         connection.begin(owner: self, headRequest: exchange.isHeadRequest)
         // The head and the body bytes that came with it leave together when decoding ends.
+        if let corked = corkedUpstream, corked !== connection { corked.socket.uncork() }
         connection.socket.cork()
         corkedUpstream = connection
         let now = context.loop.now
@@ -172,10 +201,27 @@ extension DownstreamConnection {
             deadline.arm(.clientBody, now: now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
         }
         connection.socket.write(exchange.upstreamHead)
+        if let replay = exchange.replayBody, !replay.isEmpty {
+            // A retry: what the failed attempt had sent of the body goes again.
+            connection.socket.write(replay)
+        }
+        if exchange.requestComplete && !exchange.waitingForDelay { connection.requestWritten() }
     }
 
+    /// Request body bytes, whatever will answer the request: counted against the body limit,
+    /// then forwarded, held during a delay, or read and dropped (a fault or the proxy answers).
     private func forwardRequestBody(_ bytes: UnsafeRawBufferPointer) {
-        guard let exchange, pendingLocalResponse == nil, exchange.plan.terminal == nil else { return }
+        requestBodyReceived += UInt64(bytes.count)
+        let limit = (exchange?.snapshot ?? context.snapshot).config.limits.maxRequestBodyBytes
+        if limit > 0 && requestBodyReceived > UInt64(limit) {
+            refuseOversizeBody(limit: limit)
+            return
+        }
+        guard let exchange, pendingLocalResponse == nil else { return }
+        if deadline.kind == .clientBody {
+            deadline.arm(.clientBody, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
+        }
+        guard exchange.plan.terminal == nil else { return }
         if exchange.waitingForDelay {
             holdRequestBody(bytes, for: exchange)
             return
@@ -183,23 +229,37 @@ extension DownstreamConnection {
         guard let upstream = exchange.upstream else { return }
         exchange.requestBodyBytes += UInt64(bytes.count)
         traceRequestBody(bytes)
-        let limit = exchange.snapshot.config.limits.maxRequestBodyBytes
-        if limit > 0 && exchange.requestBodyBytes > UInt64(limit) && !exchange.responseHeadSent {
-            cancelExchange()
-            writeLocalAndClose(status: 413, message: "request body exceeds the limit of \(limit) bytes")
-            return
-        }
         if exchange.requestFraming == .chunked {
-            var prefix: [UInt8] = exchange.requestChunkOpen ? [13, 10] : []
+            // Each piece a complete chunk, so the upstream never waits for the next one to
+            // learn that this one ended; corked, the pieces of one pass leave in one write.
+            if corkedUpstream == nil {
+                upstream.socket.cork()
+                corkedUpstream = upstream
+            }
+            var prefix: [UInt8] = []
             HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &prefix)
-            exchange.requestChunkOpen = true
             upstream.socket.write(prefix, bytes)
+            upstream.socket.write(HTTP1Encoder.chunkEnd)
+            prefix.withUnsafeBytes { exchange.recordForReplay($0) }
+            exchange.recordForReplay(bytes)
+            HTTP1Encoder.chunkEnd.withUnsafeBytes { exchange.recordForReplay($0) }
         } else {
             upstream.socket.write(bytes)
+            exchange.recordForReplay(bytes)
         }
-        if deadline.kind == .clientBody {
-            deadline.arm(.clientBody, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
+    }
+
+    /// The body outgrew `max_request_body_bytes`: 413 if no response has started, else the
+    /// connection is cut; either way nothing more of it reaches anyone.
+    private func refuseOversizeBody(limit: Int) {
+        pendingLocalResponse = nil
+        if exchange?.responseHeadSent == true {
+            trace?.fail("body_too_large", "request body exceeds the limit of \(limit) bytes")
+            closeNow()
+            return
         }
+        cancelExchange()
+        writeLocalAndClose(status: 413, message: "request body exceeds the limit of \(limit) bytes")
     }
 
     private func finishRequest() {
@@ -218,10 +278,14 @@ extension DownstreamConnection {
             holdRequestEnd(for: exchange)
             return
         }
-        if exchange.requestFraming == .chunked, let upstream = exchange.upstream {
-            var tail: [UInt8] = exchange.requestChunkOpen ? [13, 10] : []
-            HTTP1Encoder.appendLastChunk(trailers: exchange.requestTrailers, into: &tail)
-            upstream.socket.write(tail)
+        if let upstream = exchange.upstream {
+            if exchange.requestFraming == .chunked {
+                var tail: [UInt8] = []
+                HTTP1Encoder.appendLastChunk(trailers: exchange.requestTrailers, into: &tail)
+                upstream.socket.write(tail)
+                tail.withUnsafeBytes { exchange.recordForReplay($0) }
+            }
+            upstream.requestWritten()
         }
         if deadline.kind == .clientBody {
             deadline.arm(.upstreamResponse, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.responseMs)
@@ -241,7 +305,8 @@ extension DownstreamConnection {
 
     /// Relays client bytes to the upstream after a 101.
     func relayToUpstream(_ bytes: UnsafeRawBufferPointer) {
-        guard let upstream = exchange?.upstream else { return }
+        guard let exchange, let upstream = exchange.upstream else { return }
+        deadline.arm(.tunnelIdle, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.tunnelIdleMs)
         upstream.socket.write(bytes)
         if upstream.socket.pendingWriteBytes > 0 { socket.setReading(false) }
     }

@@ -132,14 +132,17 @@ extension DownstreamConnection: UpstreamConnectionOwner {
     private func forwardResponseBody(_ bytes: UnsafeRawBufferPointer, exchange: Exchange) {
         traceResponseBody(bytes)
         if exchange.responseFraming == .chunked {
-            var prefix: [UInt8] = exchange.responseChunkOpen ? [13, 10] : []
+            // Each piece read goes out as a complete chunk: a client that decodes whole
+            // chunks must not wait for the next read to learn that this one ended.
+            var prefix: [UInt8] = []
             HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &prefix)
-            exchange.responseChunkOpen = true
             if let pacer = exchange.pacer {
                 prefix.withUnsafeBytes { pacer.emit($0) }
                 pacer.emit(bytes)
+                HTTP1Encoder.chunkEnd.withUnsafeBytes { pacer.emit($0) }
             } else {
                 socket.write(prefix, bytes)
+                socket.write(HTTP1Encoder.chunkEnd)
             }
         } else if let pacer = exchange.pacer {
             pacer.emit(bytes)
@@ -155,17 +158,14 @@ extension DownstreamConnection: UpstreamConnectionOwner {
     func upstreamDidFinishResponse(_ upstream: UpstreamConnection) {
         guard let exchange else { return }
         if exchange.responseFraming == .chunked {
-            var tail: [UInt8] = exchange.responseChunkOpen ? [13, 10] : []
+            var tail: [UInt8] = []
             HTTP1Encoder.appendLastChunk(trailers: exchange.responseTrailers, into: &tail)
             emitToClient(tail)
         }
-        if upstream.reusable && exchange.requestComplete {
-            let upstreamConfig = exchange.route.upstream
-            context.pool.put(upstream, maxIdle: upstreamConfig.maxIdleConnections,
+        // The pool decides: it keeps the connection only if this exchange left it clean.
+        let upstreamConfig = exchange.route.upstream
+        context.pool.release(upstream, maxIdle: upstreamConfig.maxIdleConnections,
                              idleMilliseconds: upstreamConfig.timeouts.idleMs, now: context.loop.now)
-        } else {
-            upstream.close()
-        }
         exchange.upstream = nil
         deadline.disarm()
         let keepAlive = exchange.clientKeepAlive && exchange.requestComplete
@@ -180,6 +180,9 @@ extension DownstreamConnection: UpstreamConnectionOwner {
     }
 
     func upstream(_ upstream: UpstreamConnection, didReceiveTunnelBytes bytes: UnsafeRawBufferPointer) {
+        if let exchange {
+            deadline.arm(.tunnelIdle, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.tunnelIdleMs)
+        }
         socket.write(bytes)
         if socket.pendingWriteBytes > 0 { upstream.socket.setReading(false) }
     }
@@ -207,7 +210,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
             abort()
             return
         }
-        if upstream.isReused && exchange.canRetry, case .connectionLost = failure.retryClass {
+        if exchange.mayRetry(after: failure, on: upstream) {
             exchange.retried = true
             connectUpstream(exchange, fresh: true)
             releaseUpstreamCork()
@@ -251,16 +254,17 @@ extension DownstreamConnection: UpstreamConnectionOwner {
         phase = .idle
         deadline.arm(.clientIdle, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
         socket.setReading(true)
-        if !pipelined.isEmpty {
-            let next = pipelined
-            pipelined.removeAll(keepingCapacity: true)
-            next.withUnsafeBytes { decode($0) }
-        }
+        // Inside a decoding pass that pass goes on with the bytes behind this request.
+        decodePipelined()
     }
 
     private func startTunnel() {
         phase = .tunnel
-        deadline.disarm()
+        if let exchange {
+            deadline.arm(.tunnelIdle, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.tunnelIdleMs)
+        } else {
+            deadline.disarm()
+        }
         socket.setReading(true)
         if !pipelined.isEmpty, let upstream = exchange?.upstream {
             upstream.socket.write(pipelined)

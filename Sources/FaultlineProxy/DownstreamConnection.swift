@@ -30,8 +30,14 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// The log record of the request in progress (nil when logging and HAR are off).
     var trace: ExchangeTrace?
     var deadline = ConnectionDeadline()
-    /// Bytes of requests that arrived behind the one in progress.
+    /// Bytes of requests that arrived behind the one in progress, decoded in order once it ends.
     var pipelined: [UInt8] = []
+    /// Whether a decoding pass is running: an exchange that ends inside it (answered by the
+    /// proxy itself) leaves the bytes behind it to that pass, so requests stay in order.
+    var decoding = false
+    /// Body bytes of the current request read from the client, whatever answers it: the
+    /// body limit holds on every path.
+    var requestBodyReceived: UInt64 = 0
     /// A response Faultline answers itself, sent when the request has been read.
     var pendingLocalResponse: (status: Int, message: String)?
     var draining = false
@@ -74,7 +80,13 @@ final class DownstreamConnection: StreamSocketDelegate {
         case .closed:
             return
         default:
-            decode(bytes)
+            if pipelined.isEmpty {
+                decode(bytes)
+            } else {
+                // Earlier bytes wait to be decoded: these go behind them.
+                pipelined.append(contentsOf: bytes)
+                decodePipelined()
+            }
             throttleUpload(afterReading: bytes.count)
         }
     }
@@ -166,6 +178,9 @@ final class DownstreamConnection: StreamSocketDelegate {
             }
         case .upstreamConnect, .upstreamResponse:
             upstreamTimedOut(expired)
+        case .tunnelIdle:
+            trace?.fail("tunnel_idle", "no byte crossed the tunnel for \(exchange?.route.upstream.timeouts.tunnelIdleMs ?? 0) ms")
+            closeNow()
         }
     }
 

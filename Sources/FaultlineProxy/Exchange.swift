@@ -17,13 +17,17 @@ final class Exchange {
     var upstream: UpstreamConnection?
     var requestComplete = false
     var requestBodyBytes: UInt64 = 0
-    var requestChunkOpen = false
     var requestTrailers = HTTPHeaders()
     var retried = false
+    /// Whether sending the request twice has the effect of sending it once (RFC 9110 §9.2.2).
+    let isIdempotent: Bool
+    /// The body bytes written upstream so far, framed, kept so a retry can send them again;
+    /// nil once they outgrow `replayLimit` (such a request is never retried).
+    private(set) var replayBody: [UInt8]? = []
+    static let replayLimit = 64 * 1024
 
     var responseHeadSent = false
     var responseFraming = BodyFraming.none
-    var responseChunkOpen = false
     var responseTrailers = HTTPHeaders()
     var clientKeepAlive = true
 
@@ -51,6 +55,10 @@ final class Exchange {
         self.isHeadRequest = request.method == "HEAD"
         self.upgradeRequested = request.isUpgrade
         self.upstreamHead = upstreamHead
+        switch request.method {
+        case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE": isIdempotent = true
+        default: isIdempotent = false
+        }
     }
 
     deinit {
@@ -65,9 +73,25 @@ final class Exchange {
         pacer?.cancel()
     }
 
-    /// Whether a failed attempt can be sent again on a fresh connection: nothing of the
-    /// response arrived and no body byte was streamed that cannot be replayed.
-    var canRetry: Bool {
-        !retried && !responseHeadSent && requestBodyBytes == 0
+    /// Notes framed body bytes written upstream, for a retry. Only an attempt on a pooled
+    /// connection can be retried, so only such an attempt pays for the copy.
+    func recordForReplay(_ bytes: UnsafeRawBufferPointer) {
+        guard replayBody != nil, !retried, upstream?.isReused == true else { return }
+        if replayBody.map({ $0.count + bytes.count > Self.replayLimit }) ?? true {
+            replayBody = nil
+        } else {
+            replayBody?.append(contentsOf: bytes)
+        }
+    }
+
+    /// Whether the attempt that failed on `connection` may be sent again on a fresh one.
+    /// Only a pooled connection that died before any response byte qualifies (a stale
+    /// keep-alive connection, the classic race), and then only if a second copy cannot do
+    /// harm: the method is idempotent, or the upstream provably received nothing (the
+    /// kernel took no byte of this request). The body sent so far must be replayable.
+    func mayRetry(after failure: UpstreamFailure, on connection: UpstreamConnection) -> Bool {
+        guard !retried, !responseHeadSent, connection.isReused, !connection.sawResponseBytes,
+              case .connectionLost = failure.retryClass, replayBody != nil else { return false }
+        return isIdempotent || connection.sentNothing
     }
 }

@@ -11,8 +11,11 @@ final class LoopContext: @unchecked Sendable {
     let state: ProxyServerState
     /// Open connections across the process.
     var connections: ConnectionCounter { state.connections }
-    /// The config new exchanges on this loop use.
-    var snapshot: ConfigSnapshot
+    /// The config new exchanges on this loop use. A new one retires the pool entries the
+    /// old one made and the new one does not use.
+    var snapshot: ConfigSnapshot {
+        didSet { pool.retainOnly(Self.poolKeys(of: snapshot)) }
+    }
     /// Idle upstream connections.
     let pool = UpstreamPool()
     /// Whether the process is draining: no keep-alive, no new connections.
@@ -26,6 +29,16 @@ final class LoopContext: @unchecked Sendable {
         self.loop = loop
         self.state = state
         self.snapshot = snapshot
+        pool.retainOnly(Self.poolKeys(of: snapshot))
+    }
+
+    /// The pool keys (address and TLS settings) of every upstream `snapshot` configures.
+    static func poolKeys(of snapshot: ConfigSnapshot) -> [UpstreamPool.Key] {
+        snapshot.config.upstreams.compactMap { upstream in
+            snapshot.address(ofUpstream: upstream.name).map {
+                UpstreamPool.Key(address: $0, security: snapshot.security(ofUpstream: upstream.name))
+            }
+        }
     }
 
     /// Starts the deadline sweep; call on the loop's thread.

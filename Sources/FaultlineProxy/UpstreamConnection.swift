@@ -5,17 +5,55 @@ import FaultlineTLS
 /// One TCP connection to an upstream: it decodes responses for its current owner and, when
 /// idle, waits in its loop's pool.
 final class UpstreamConnection: StreamSocketDelegate {
+    /// Where the connection stands. It may go back to the pool only from `.serving` with the
+    /// request fully written and the response fully read on a connection that stays open
+    /// (`isReusable`); every other ending closes it, so no byte of one exchange can reach
+    /// another.
+    enum Lifecycle {
+        /// New (connecting) or idle in the pool: attached to no exchange.
+        case unattached
+        /// Carrying one request and its response.
+        case serving(Service)
+        /// After a 101, a byte relay: never reusable.
+        case tunnel
+    }
+
+    /// The progress of the exchange a connection serves.
+    struct Service {
+        /// `socket.bytesSent` when the exchange began: equal afterwards means the upstream
+        /// cannot have received any byte of this request.
+        let bytesSentBefore: UInt64
+        var request = RequestProgress.sending
+        var response = ResponseProgress.awaitingHead
+    }
+
+    /// How far the request has been written.
+    enum RequestProgress {
+        /// Bytes of the request are still to come from the client.
+        case sending
+        /// The client's request ended and all of it was handed to the socket.
+        case sent
+    }
+
+    /// How far the response has been read.
+    enum ResponseProgress {
+        /// No byte of a final response yet (interim responses may have come).
+        case awaitingHead
+        /// The final head arrived (`keepAlive`: it allows another request); the message is
+        /// not complete.
+        case receiving(keepAlive: Bool)
+        /// The response is complete; `keepAlive` when the upstream allows another request
+        /// and nothing followed it.
+        case complete(keepAlive: Bool)
+    }
+
     /// The socket.
     let socket: StreamSocket
     /// The address it connects to (its pool key).
     let address: SocketAddress
     /// Whether it served an earlier exchange (a failure before any response byte may be retried).
     private(set) var isReused = false
-    /// Whether any byte of the current response arrived.
-    private(set) var sawResponseBytes = false
-    /// Whether the last response allows reuse.
-    private(set) var reusable = false
-    /// When it became idle in the pool (monotonic ns).
+    private(set) var lifecycle = Lifecycle.unattached
     /// When it must leave the pool if nobody took it (monotonic ns).
     var idleDeadline: UInt64 = 0
     /// The pool that holds it while idle.
@@ -26,7 +64,6 @@ final class UpstreamConnection: StreamSocketDelegate {
     private var owner: UpstreamConnectionOwner?
     private let decoder = HTTP1Decoder(kind: .response)
     private var lastHeadWasInterim = false
-    private var tunneling = false
 
     /// The pin verdict of this connection's handshake (`match`, `mismatch`, `report`, `off`);
     /// nil without pins. Pooled reuses carry it, since the chain was checked once.
@@ -50,15 +87,44 @@ final class UpstreamConnection: StreamSocketDelegate {
     func begin(owner: UpstreamConnectionOwner, headRequest: Bool) {
         self.owner = owner
         decoder.responseHasNoBody = headRequest
-        sawResponseBytes = false
-        reusable = false
+        lifecycle = .serving(Service(bytesSentBefore: socket.bytesSent))
         socket.setReading(true)
     }
 
-    /// Detaches from the exchange so the connection can wait in the pool.
+    /// The owner has written the whole request (its last byte may still sit in the socket's queue).
+    func requestWritten() {
+        guard case .serving(var service) = lifecycle else { return }
+        service.request = .sent
+        lifecycle = .serving(service)
+    }
+
+    /// Whether the connection may carry another exchange: the one request it carried was
+    /// written out completely, its complete response was read, the upstream keeps the
+    /// connection open, and nothing is left to send or to read.
+    var isReusable: Bool {
+        guard case .serving(let service) = lifecycle, case .sent = service.request,
+              case .complete(keepAlive: true) = service.response else { return false }
+        return !socket.isClosed && socket.pendingWriteBytes == 0
+    }
+
+    /// Whether any byte of a final response arrived for the current exchange.
+    var sawResponseBytes: Bool {
+        guard case .serving(let service) = lifecycle, case .awaitingHead = service.response else { return true }
+        return false
+    }
+
+    /// Whether no byte of the current request can have reached the upstream: the kernel took
+    /// nothing since the exchange began.
+    var sentNothing: Bool {
+        guard case .serving(let service) = lifecycle else { return false }
+        return socket.bytesSent == service.bytesSentBefore
+    }
+
+    /// Detaches from its exchange to wait in the pool; only the pool calls this, after `isReusable`.
     func detachForReuse() {
         owner = nil
         isReused = true
+        lifecycle = .unattached
         decoder.resume()
     }
 
@@ -67,6 +133,17 @@ final class UpstreamConnection: StreamSocketDelegate {
         owner = nil
         pool?.remove(self)
         socket.close()
+    }
+
+    private func setResponse(_ progress: ResponseProgress) {
+        guard case .serving(var service) = lifecycle else { return }
+        service.response = progress
+        lifecycle = .serving(service)
+    }
+
+    private var isTunnel: Bool {
+        if case .tunnel = lifecycle { return true }
+        return false
     }
 
     // MARK: StreamSocketDelegate
@@ -96,11 +173,10 @@ final class UpstreamConnection: StreamSocketDelegate {
             close()
             return
         }
-        if tunneling {
+        if isTunnel {
             owner.upstream(self, didReceiveTunnelBytes: bytes)
             return
         }
-        sawResponseBytes = true
         owner.upstreamWillDeliver(self)
         decode(bytes, owner: owner)
         owner.upstreamDidDeliver(self)
@@ -111,7 +187,7 @@ final class UpstreamConnection: StreamSocketDelegate {
             close()
             return
         }
-        if tunneling {
+        if isTunnel {
             owner.upstream(self, didFail: .closedEarly)
             return
         }
@@ -159,13 +235,14 @@ final class UpstreamConnection: StreamSocketDelegate {
                     if input.isEmpty { return }
                     continue
                 }
-                // Bytes after a complete response mean the connection cannot be trusted again.
-                reusable = reusable && consumed == input.count
-                if finished { completeResponse() }
+                if finished {
+                    // Bytes after a complete response mean the connection cannot be trusted again.
+                    if consumed != input.count { setResponse(.complete(keepAlive: false)) }
+                    completeResponse()
+                }
                 return
             case .upgraded(let consumed):
-                tunneling = true
-                reusable = false
+                lifecycle = .tunnel
                 let rest = UnsafeRawBufferPointer(rebasing: input[consumed...])
                 if !rest.isEmpty { owner.upstream(self, didReceiveTunnelBytes: rest) }
                 return
@@ -185,11 +262,10 @@ final class UpstreamConnection: StreamSocketDelegate {
             switch event {
             case .head(let head):
                 lastHeadWasInterim = head.isInterim
-                if !head.isInterim {
-                    reusable = head.keepAlive
-                }
                 if head.status == 101 {
-                    tunneling = true
+                    lifecycle = .tunnel
+                } else if !head.isInterim {
+                    setResponse(.receiving(keepAlive: head.keepAlive))
                 }
                 owner.upstream(self, didReceiveHead: head)
             case .body(let range):
@@ -197,12 +273,15 @@ final class UpstreamConnection: StreamSocketDelegate {
             case .trailers(let trailers):
                 owner.upstream(self, didReceiveTrailers: trailers)
             case .end:
-                if !lastHeadWasInterim && !tunneling { finished = true }
+                if !lastHeadWasInterim && !isTunnel {
+                    finished = true
+                    // End of a close-delimited response (reported from `finish()`) leaves nothing to reuse.
+                    guard case .serving(let service) = lifecycle, case .receiving(let keepAlive) = service.response else { continue }
+                    setResponse(.complete(keepAlive: keepAlive && input.baseAddress != nil))
+                }
             }
         }
         if finished && input.baseAddress == nil {
-            // End of a close-delimited response, reported from `finish()`.
-            reusable = false
             completeResponse()
         }
         return finished

@@ -4,41 +4,59 @@ import FaultlineIO
 ///
 /// A short array scanned linearly: a proxy has a handful of upstreams, and comparing two
 /// small addresses is cheaper than hashing one on every request.
+///
+/// `release` is the one way back into the pool, and it admits only a connection whose last
+/// exchange ended cleanly (`UpstreamConnection.isReusable`); `take` hands out only a
+/// connection the kernel still reports open and silent.
 final class UpstreamPool {
-    /// Connections are interchangeable only with the same address and the same TLS settings
-    /// (a reload that changes trust or pins starts a new entry; the old one idles out).
-    private struct Entry {
+    /// What makes connections interchangeable: the same address and the same TLS settings
+    /// (a reload that changes trust or pins compiles new settings, hence a new key).
+    struct Key {
         let address: SocketAddress
         let security: UpstreamSecurity?
-        var idle: [UpstreamConnection]
 
-        func holds(_ address: SocketAddress, _ security: UpstreamSecurity?) -> Bool {
+        func matches(_ address: SocketAddress, _ security: UpstreamSecurity?) -> Bool {
             self.address == address && self.security === security
         }
     }
 
-    private var entries: [Entry] = []
+    private struct Entry {
+        let key: Key
+        var idle: [UpstreamConnection]
+    }
 
-    /// Takes an idle connection to `address` made with `security`, if one is open.
+    private var entries: [Entry] = []
+    /// The keys the loop's current configuration uses; nil until the first `retainOnly`
+    /// (every key is then accepted).
+    private var liveKeys: [Key]?
+
+    /// Takes an idle connection to `address` made with `security`, if one is open and silent;
+    /// connections found closed on the way are dropped (nothing was written to them, so a
+    /// request of any method can use a fresh one instead).
     func take(_ address: SocketAddress, security: UpstreamSecurity?) -> UpstreamConnection? {
-        guard let index = entries.firstIndex(where: { $0.holds(address, security) }) else { return nil }
+        guard let index = entries.firstIndex(where: { $0.key.matches(address, security) }) else { return nil }
         while let connection = entries[index].idle.popLast() {
-            if !connection.socket.isClosed {
-                connection.pool = nil
-                return connection
-            }
+            connection.pool = nil
+            if connection.socket.isOpenAndQuiet() { return connection }
+            connection.close()
         }
         return nil
     }
 
-    /// Parks `connection` for at most `idleMilliseconds`, unless the pool for its address holds
-    /// `maxIdle` already.
-    func put(_ connection: UpstreamConnection, maxIdle: Int, idleMilliseconds: Int, now: UInt64) {
+    /// Ends the exchange of `connection`: it waits here for at most `idleMilliseconds` if it
+    /// is reusable, its key is still configured and the pool for its key holds fewer than
+    /// `maxIdle`; otherwise it is closed.
+    func release(_ connection: UpstreamConnection, maxIdle: Int, idleMilliseconds: Int, now: UInt64) {
+        let key = Key(address: connection.address, security: connection.security)
+        guard connection.isReusable, isLive(key) else {
+            connection.close()
+            return
+        }
         let index: Int
-        if let existing = entries.firstIndex(where: { $0.holds(connection.address, connection.security) }) {
+        if let existing = entries.firstIndex(where: { $0.key.matches(key.address, key.security) }) {
             index = existing
         } else {
-            entries.append(Entry(address: connection.address, security: connection.security, idle: []))
+            entries.append(Entry(key: key, idle: []))
             index = entries.count - 1
         }
         guard entries[index].idle.count < maxIdle else {
@@ -46,7 +64,7 @@ final class UpstreamPool {
             return
         }
         connection.detachForReuse()
-        connection.idleDeadline = now &+ UInt64(idleMilliseconds) &* 1_000_000
+        connection.idleDeadline = now &+ UInt64(max(0, idleMilliseconds)) &* 1_000_000
         connection.pool = self
         entries[index].idle.append(connection)
     }
@@ -54,8 +72,25 @@ final class UpstreamPool {
     /// Forgets `connection` (it closed or failed while idle).
     func remove(_ connection: UpstreamConnection) {
         connection.pool = nil
-        guard let index = entries.firstIndex(where: { $0.holds(connection.address, connection.security) }) else { return }
+        guard let index = entries.firstIndex(where: { $0.key.matches(connection.address, connection.security) }) else { return }
         entries[index].idle.removeAll { $0 === connection }
+    }
+
+    /// A new configuration took over: entries for keys it does not use are closed and
+    /// dropped (with them the last references to old TLS contexts), and connections of
+    /// exchanges still running on an older configuration close when they end.
+    func retainOnly(_ keys: [Key]) {
+        liveKeys = keys
+        var closing: [UpstreamConnection] = []
+        entries.removeAll { entry in
+            guard !isLive(entry.key) else { return false }
+            closing += entry.idle
+            return true
+        }
+        for connection in closing {
+            connection.pool = nil
+            connection.close()
+        }
     }
 
     /// Closes connections whose idle time is up.
@@ -75,5 +110,10 @@ final class UpstreamPool {
             connection.pool = nil
             connection.close()
         }
+    }
+
+    private func isLive(_ key: Key) -> Bool {
+        guard let liveKeys else { return true }
+        return liveKeys.contains { $0.matches(key.address, key.security) }
     }
 }

@@ -19,7 +19,7 @@ enum ConfigKeys {
     static let upstreamTLS = ["server_name", "trust", "min_version", "verify_hostname", "pins"]
     static let upstreamTrust = ["ca_file", "system"]
     static let pins = ["sha256", "mode", "candidate", "expires", "on_expiry"]
-    static let upstreamTimeouts = ["connect", "response", "idle"]
+    static let upstreamTimeouts = ["connect", "response", "idle", "tunnel_idle"]
     static let route = ["name", "match", "upstream", "faults"]
     static let routeMatch = ["host", "methods", "path", "path_prefix", "path_glob"]
     static let clientTimeouts = ["client_header", "client_idle", "drain"]

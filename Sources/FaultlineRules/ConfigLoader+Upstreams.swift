@@ -74,7 +74,8 @@ extension ConfigLoader {
             timeouts = UpstreamTimeouts(
                 connectMs: timeoutObject.int("connect", in: timeoutRange, default: defaults.connectMs, &diagnostics),
                 responseMs: timeoutObject.int("response", in: timeoutRange, default: defaults.responseMs, &diagnostics),
-                idleMs: timeoutObject.int("idle", in: timeoutRange, default: defaults.idleMs, &diagnostics))
+                idleMs: timeoutObject.int("idle", in: timeoutRange, default: defaults.idleMs, &diagnostics),
+                tunnelIdleMs: timeoutObject.int("tunnel_idle", in: timeoutRange, default: defaults.tunnelIdleMs, &diagnostics))
         }
         let maxIdle = object.int("max_idle_connections", in: 0...100_000, default: UpstreamConfig.defaultMaxIdleConnections, &diagnostics)
 

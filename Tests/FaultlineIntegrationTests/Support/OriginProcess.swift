@@ -51,8 +51,13 @@ final class OriginProcess: Sendable {
     /// The scripted origin (`PythonOriginScript`): behaviour chosen by request path, and
     /// every connection event logged as a line.
     static func scripted() async throws -> OriginProcess {
+        try await python(PythonOriginScript.source)
+    }
+
+    /// A Python origin from `source`, ready once it printed `origin listening on HOST:PORT`.
+    static func python(_ source: String) async throws -> OriginProcess {
         let directory = try TemporaryDirectory()
-        let script = try directory.write("origin.py", PythonOriginScript.source)
+        let script = try directory.write("origin.py", source)
         return try await start(TestPaths.python3, ["-u", script], directory: directory,
                                ready: "origin listening on ", port: lastPort)
     }

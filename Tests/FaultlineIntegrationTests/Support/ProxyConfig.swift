@@ -9,6 +9,8 @@ struct ProxyConfig {
         /// `"preserve"` or `"upstream"`; nil leaves the default.
         var hostHeader: String? = nil
         var maxIdleConnections: Int? = nil
+        /// `timeouts_ms.tunnel_idle`; nil leaves the default.
+        var tunnelIdleMs: Int? = nil
     }
 
     var workers = 2
@@ -33,9 +35,11 @@ struct ProxyConfig {
             "workers": workers,
             "listeners": [["address": "127.0.0.1:0"]],
             "upstreams": upstreams.mapValues { upstream in
+                var timeouts: [String: Any] = ["connect": upstream.connectMs, "response": upstream.responseMs]
+                if let tunnelIdle = upstream.tunnelIdleMs { timeouts["tunnel_idle"] = tunnelIdle }
                 var object: [String: Any] = [
                     "url": "http://127.0.0.1:\(upstream.port)",
-                    "timeouts_ms": ["connect": upstream.connectMs, "response": upstream.responseMs],
+                    "timeouts_ms": timeouts,
                 ]
                 if let hostHeader = upstream.hostHeader { object["host_header"] = hostHeader }
                 if let idle = upstream.maxIdleConnections { object["max_idle_connections"] = idle }
