@@ -170,6 +170,24 @@ struct HeadValidationTests {
         #expect(trailers.forwardableTrailers.pairs.map(\.name) == ["X-Checksum"])
     }
 
+    @Test func violationsAreTyped() {
+        var head = HTTPHead()
+        head.method = "POST"
+        head.target = Array("/".utf8)
+        head.headers.add(name: "Host", value: "a")
+        head.headers.add(name: "Connection", value: "keep-alive, Content-Length")
+        #expect(throws: HTTPHeadViolation.connectionNamesFramingField("content-length")) { try head.validateRequest() }
+        var response = HTTPHead()
+        response.status = 204
+        response.headers.add(name: "Content-Length", value: "0")
+        #expect(throws: HTTPHeadViolation.framingOnBodilessStatus(204)) { try response.validateResponse() }
+        response.status = 1000
+        #expect(throws: HTTPHeadViolation.invalidStatus(1000)) { try response.validateResponse() }
+        var empty = HTTPHead()
+        empty.headers.add(name: "", value: "x")
+        #expect(throws: HTTPHeadViolation.emptyFieldName) { try empty.validateRequest() }
+    }
+
     @Test func decimalsAreExactOverTheWholeRange() {
         var out: [UInt8] = []
         HTTP1Encoder.appendField("Content-Length", decimal: UInt64.max, into: &out)

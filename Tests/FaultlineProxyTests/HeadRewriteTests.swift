@@ -93,6 +93,16 @@ struct HeadRewriteTests {
         #expect(huge.contains("\r\nContent-Length: 18446744073709551615\r\n"))
     }
 
+    @Test func rewriteFaultsCannotBreakFraming() throws {
+        let response = try #require(head("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-Old: 1\r\n\r\n", kind: .response))
+        let rewritten = response.rewritten(by: RewriteFault(status: 503, removeHeaders: ["content-length", "x-old"]))
+        let out = String(decoding: ResponseHeadWriter.clientHead(for: rewritten, framing: .contentLength(5), keepAlive: true,
+                                                                 clientMinorVersion: 1, upgrade: false), as: UTF8.self)
+        #expect(out.hasPrefix("HTTP/1.1 503 "))
+        #expect(out.contains("\r\nContent-Length: 5\r\n"), "\(out)")
+        #expect(!out.contains("X-Old"))
+    }
+
     @Test func bodilessResponsesKeepOnlyAllowedLengths() {
         var head = HTTPHead()
         head.status = 200
