@@ -52,6 +52,23 @@ extension HTTPHead {
             }
         }
         if let violation { throw violation }
+        try validateTransferCodings()
+    }
+
+    /// `chunked` may appear once, as the last coding of all Transfer-Encoding fields together.
+    private func validateTransferCodings() throws(HTTPHeadViolation) {
+        var codings = 0
+        var chunkedAt: [Int] = []
+        for index in 0..<headers.count {
+            headers.withField(index) { name, value in
+                guard ASCII.equalsIgnoringCase(name, "transfer-encoding") else { return }
+                ASCII.forEachListElement(value) { coding in
+                    if ASCII.equalsIgnoringCase(coding, "chunked") { chunkedAt.append(codings) }
+                    codings += 1
+                }
+            }
+        }
+        if chunkedAt.count > 1 || (chunkedAt.count == 1 && chunkedAt[0] != codings - 1) { throw .chunkedNotFinal }
     }
 
     /// The authority of an absolute-form target (`http://authority/...`), userinfo included;

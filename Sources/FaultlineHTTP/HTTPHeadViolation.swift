@@ -14,6 +14,9 @@ public enum HTTPHeadViolation: Error, Sendable, Equatable, CustomStringConvertib
     case connectionNamesFramingField(String)
     /// An HTTP/1.0 message with Transfer-Encoding, whose framing is faulty (RFC 9112 §6.1).
     case transferEncodingInHTTP10
+    /// `chunked` applied more than once or before another coding (RFC 9112 §6.1): the length
+    /// of such a body depends on which recipient you ask.
+    case chunkedNotFinal
     /// Content-Length or Transfer-Encoding on a 1xx or 204 response, or Transfer-Encoding on
     /// a 304 (RFC 9110 §8.6, RFC 9112 §6.1).
     case framingOnBodilessStatus(Int)
@@ -29,6 +32,7 @@ public enum HTTPHeadViolation: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidTargetAuthority: "invalid authority in the request target"
         case .connectionNamesFramingField(let name): "Connection header names \(name)"
         case .transferEncodingInHTTP10: "Transfer-Encoding in an HTTP/1.0 message"
+        case .chunkedNotFinal: "chunked is not the final transfer coding, or is applied twice"
         case .framingOnBodilessStatus(let status): "message framing on a \(status) response"
         case .invalidStatus(let status): "status code \(status) outside 100-599"
         }

@@ -75,7 +75,7 @@ enum RequestHeadWriter {
         case .contentLength(let length):
             HTTP1Encoder.appendField("Content-Length", decimal: length, into: &out)
         case .chunked:
-            HTTP1Encoder.appendField("Transfer-Encoding", "chunked".utf8, into: &out)
+            appendChunked(codings: head.transferCodingsBeforeChunked, into: &out)
         case .none:
             // An explicitly empty body keeps saying so: some origins answer 411 to a POST without it.
             if head.contentLength != nil { HTTP1Encoder.appendField("Content-Length", decimal: 0, into: &out) }
@@ -90,6 +90,15 @@ enum RequestHeadWriter {
         out.append(13)
         out.append(10)
         return out
+    }
+
+    /// `Transfer-Encoding: chunked`, after the other codings the body still carries (`gzip, chunked`).
+    static func appendChunked(codings: [UInt8], into out: inout [UInt8]) {
+        guard !codings.isEmpty else {
+            HTTP1Encoder.appendField("Transfer-Encoding", "chunked".utf8, into: &out)
+            return
+        }
+        HTTP1Encoder.appendField("Transfer-Encoding", codings + Array(", chunked".utf8), into: &out)
     }
 
     /// Appends `Via`, keeping earlier hops and adding this one with the received protocol version.

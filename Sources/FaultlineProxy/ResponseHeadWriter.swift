@@ -54,7 +54,7 @@ enum ResponseHeadWriter {
         case .contentLength(let length):
             HTTP1Encoder.appendField("Content-Length", decimal: length, into: &out)
         case .chunked:
-            HTTP1Encoder.appendField("Transfer-Encoding", "chunked".utf8, into: &out)
+            RequestHeadWriter.appendChunked(codings: head.transferCodingsBeforeChunked, into: &out)
         case .none:
             if let declared = head.contentLength, head.status >= 200, head.status != 204 {
                 HTTP1Encoder.appendField("Content-Length", decimal: declared, into: &out)

@@ -170,6 +170,31 @@ struct HeadValidationTests {
         #expect(trailers.forwardableTrailers.pairs.map(\.name) == ["X-Checksum"])
     }
 
+    @Test(arguments: [
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n",
+    ])
+    func chunkedBeforeAnotherCodingIsRefused(_ input: String) {
+        expectRefused(input, kind: .response, reason: HTTPHeadViolation.chunkedNotFinal.description)
+    }
+
+    @Test func otherTransferCodingsAreKeptForTheWriter() {
+        let head = { (input: String, kind: HTTP1Decoder.Kind) -> HTTPHead? in
+            let decoder = HTTP1Decoder(kind: kind)
+            _ = input.bytes.withUnsafeBytes { decoder.feed($0) }
+            for case .head(let head) in decoder.events { return head }
+            return nil
+        }
+        let gzip = head("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", .request)
+        #expect(gzip?.transferCodingsBeforeChunked == "gzip".bytes)
+        let split = head("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: br, chunked\r\n\r\n", .response)
+        #expect(split?.transferCodingsBeforeChunked == "gzip, br".bytes)
+        let closeDelimited = head("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n", .response)
+        #expect(closeDelimited?.transferCodingsBeforeChunked == "gzip".bytes)
+        let plain = head("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n", .request)
+        #expect(plain?.transferCodingsBeforeChunked == [])
+    }
+
     @Test func violationsAreTyped() {
         var head = HTTPHead()
         head.method = "POST"

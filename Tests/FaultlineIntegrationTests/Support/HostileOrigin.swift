@@ -25,6 +25,8 @@ final class HostileOrigin: Sendable {
         "status-600": "HTTP/1.1 600 Beyond\r\nContent-Length: 2\r\n\r\nok",
         "bad-trailers": "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n"
             + "Content-Length: 99\r\nSet-Cookie: trailer-cookie=1\r\nTrailer: X-Checksum\r\nX-Checksum: abc123\r\n\r\n",
+        "gzip-chunked": "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "chunked-gzip": "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
         "ok": "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
     ]
 
