@@ -43,6 +43,10 @@ struct SmugglingTests {
             #expect(second.parsed.first?.status == 200)
             #expect(second.parsed.first?.text.contains("\"/victim-\(index)-b\"") == true,
                     "\(name): the next client got \(second.parsed.first?.text.debugDescription ?? "nothing")")
+            // ...and it came over the very upstream connection the attack would have poisoned.
+            let before = try await stack.origin.connection(of: "/victim-\(index)-a")
+            let after = try await stack.origin.connection(of: "/victim-\(index)-b")
+            #expect(before == after, "\(name): the pooled connection was not reused (conn \(before) then \(after))")
         }
         let requests = stack.origin.requests
         #expect(!requests.contains { $0.contains("/smuggled") }, "smuggled request reached the upstream: \(requests)")

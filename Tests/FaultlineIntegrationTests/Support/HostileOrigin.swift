@@ -142,6 +142,16 @@ while True:
         output.lines.map(\.text).filter { $0.contains(" request ") }
     }
 
+    /// The number of the upstream connection a request for `target` arrived on (waits for its line).
+    func connection(of target: String) async throws -> Int {
+        let line = try await output.waitForLine("the origin to log \(target)", timeout: .seconds(5)) {
+            $0.contains(" request ") && $0.contains(" \(target) ")
+        }
+        let words = line.text.split(separator: " ")
+        guard words.count > 1, let number = Int(words[1]) else { throw TestFailure("no connection number in \(line.text)") }
+        return number
+    }
+
     func kill() { child.kill() }
 }
 
