@@ -93,6 +93,33 @@ struct HeadRewriteTests {
         #expect(huge.contains("\r\nContent-Length: 18446744073709551615\r\n"))
     }
 
+    /// What the writers produce re-parses strictly, with the framing the proxy computed.
+    @Test(arguments: [
+        ("POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nConnection: keep-alive, X-Hop\r\nX-Hop: 1\r\n\r\n", BodyFraming.contentLength(3)),
+        ("POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", BodyFraming.chunked),
+        ("POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n", BodyFraming.none),
+        ("GET /a HTTP/1.0\r\nHost: h\r\nConnection: keep-alive\r\n\r\n", BodyFraming.none),
+        ("GET /a HTTP/1.1\r\nHost: h\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMA\r\n\r\n",
+         BodyFraming.none),
+    ])
+    func writtenRequestsReparseWithTheComputedFraming(_ input: String, _ framing: BodyFraming) throws {
+        let request = try #require(head(input))
+        let out = RequestHeadWriter.upstreamHead(for: request, framing: framing, clientIP: "1.2.3.4", scheme: "http",
+                                                 upstream: upstream, upgrade: request.isUpgrade)
+        let reparsed = try #require(head(String(decoding: out, as: UTF8.self)), "\(String(decoding: out, as: UTF8.self))")
+        switch framing {
+        case .contentLength(let length):
+            #expect(reparsed.contentLength == length && !reparsed.isChunked)
+        case .chunked:
+            #expect(reparsed.isChunked && reparsed.contentLength == nil)
+        case .none, .untilClose:
+            #expect(!reparsed.isChunked && (reparsed.contentLength ?? 0) == 0)
+        }
+        #expect(reparsed.headers.count(of: "content-length") + reparsed.headers.count(of: "transfer-encoding") <= 1)
+        #expect(reparsed.headers.count(of: "host") == 1)
+        #expect(!reparsed.isUpgrade)
+    }
+
     @Test func rewriteFaultsCannotBreakFraming() throws {
         let response = try #require(head("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-Old: 1\r\n\r\n", kind: .response))
         let rewritten = response.rewritten(by: RewriteFault(status: 503, removeHeaders: ["content-length", "x-old"]))
