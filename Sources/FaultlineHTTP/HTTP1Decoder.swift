@@ -30,8 +30,9 @@ public final class HTTP1Decoder {
     private var failed: HTTP1DecodeError?
     private var paused = false
     private var nameOpen = false
-    /// The last byte of the previous `feed`, to see what precedes a piece that starts a buffer.
-    private var previousFeedLastByte: UInt8 = 0
+    /// The last byte other than space or tab of the earlier feeds, to see what precedes a
+    /// piece that starts a buffer (a fold may be fed one byte at a time).
+    private var previousFeedLastNonBlank: UInt8 = 0
 
     /// Creates a decoder for one connection.
     public init(kind: Kind, limits: HTTP1DecoderLimits = HTTP1DecoderLimits()) {
@@ -55,7 +56,7 @@ public final class HTTP1Decoder {
         feedBase = base
         defer {
             feedBase = nil
-            previousFeedLastByte = bytes[bytes.count - 1]
+            if let last = bytes.lastIndex(where: { !ASCII.isWhitespace($0) }) { previousFeedLastNonBlank = bytes[last] }
         }
         let code = llhttp_execute(parser, base.assumingMemoryBound(to: CChar.self), bytes.count)
         return status(for: code, base: base)
@@ -168,21 +169,22 @@ extension HTTP1Decoder {
         }
         if !nameOpen {
             nameOpen = true
-            if inTrailers {
-                trailers.beginField()
-            } else {
-                if head.headers.count >= limits.maxHeaderCount {
-                    return fail(.tooManyHeaders, "more than \(limits.maxHeaderCount) header fields")
-                }
-                head.headers.beginField()
+            // Trailers count against the same limit: a trailer section is a header section.
+            if (inTrailers ? trailers.count : head.headers.count) >= limits.maxHeaderCount {
+                return fail(.tooManyHeaders, "more than \(limits.maxHeaderCount) header fields")
             }
+            if inTrailers { trailers.beginField() } else { head.headers.beginField() }
         }
         if inTrailers { trailers.appendName(piece) } else { head.headers.appendName(piece) }
         return 0
     }
 
     fileprivate func onHeaderFieldComplete() -> Int32 {
+        // llhttp accepts a line that starts with its colon (`: x`) and reports the empty name
+        // without a name piece: there is no open field, or an open one with no name bytes.
+        let empty = !nameOpen || (inTrailers ? trailers.lastNameIsEmpty : head.headers.lastNameIsEmpty)
         nameOpen = false
+        if empty { return fail(.malformed, HTTPHeadViolation.emptyFieldName.description) }
         if inTrailers { trailers.beginValue() } else { head.headers.beginValue() }
         return 0
     }
@@ -196,17 +198,26 @@ extension HTTP1Decoder {
             return fail(.malformed, "header value contains a control character")
         }
         // llhttp accepts obs-fold and hands the continuation line over as a new piece that
-        // follows a line feed; a value split across reads never does.
-        if byteBefore(piece) == 10 {
-            return fail(.malformed, "obsolete line folding in a header value")
+        // follows a line feed and the fold's whitespace (also when the first line is empty,
+        // `X:\r\n folded`); a value split across reads follows a value or a colon, never that.
+        // (An empty value arrives as an empty piece at the start of the next line: no fold.)
+        if !piece.isEmpty && byteBeforeWhitespace(piece) == 10 {
+            return fail(.malformed, HTTPHeadViolation.obsoleteLineFolding.description)
         }
         if inTrailers { trailers.appendValue(piece) } else { head.headers.appendValue(piece) }
         return 0
     }
 
-    private func byteBefore(_ piece: UnsafeRawBufferPointer) -> UInt8 {
-        guard let start = piece.baseAddress, let base = feedBase, start > base else { return previousFeedLastByte }
-        return start.load(fromByteOffset: -1, as: UInt8.self)
+    /// The last byte before `piece` that is not a space or tab, looking back into earlier feeds.
+    private func byteBeforeWhitespace(_ piece: UnsafeRawBufferPointer) -> UInt8 {
+        guard let start = piece.baseAddress, let base = feedBase, start > base else { return previousFeedLastNonBlank }
+        var cursor = start - 1
+        while true {
+            let byte = cursor.load(as: UInt8.self)
+            if !ASCII.isWhitespace(byte) { return byte }
+            if cursor == base { return previousFeedLastNonBlank }
+            cursor -= 1
+        }
     }
 
     fileprivate func onHeaderValueComplete() -> Int32 {
@@ -227,6 +238,20 @@ extension HTTP1Decoder {
         head.isChunked = (Int32(p.flags) & Int32(F_CHUNKED.rawValue)) != 0
         head.contentLength = (Int32(p.flags) & Int32(F_CONTENT_LENGTH.rawValue)) != 0 ? p.content_length : nil
         head.isUpgrade = p.upgrade != 0
+        do {
+            if kind == .request {
+                if head.offersH2CUpgrade {
+                    head.stripH2CUpgradeOffer()
+                    // llhttp decided on an upgrade before this callback and acts on the flag after it.
+                    if !head.isUpgrade { parser.pointee.upgrade = 0 }
+                }
+                try head.validateRequest()
+            } else {
+                try head.validateResponse()
+            }
+        } catch {
+            return fail(.malformed, error.description)
+        }
         inTrailers = true
         events.append(.head(head))
         if kind == .response && (responseHasNoBody || head.isInterim) {

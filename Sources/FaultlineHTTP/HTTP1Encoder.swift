@@ -30,12 +30,13 @@ public enum HTTP1Encoder {
         out.append(contentsOf: "\r\n".utf8)
     }
 
-    /// `name: <decimal>\r\n`.
+    /// `name: <decimal>\r\n`; every UInt64 is written exactly (a Content-Length above
+    /// Int.max must never come out negative).
     public static func appendField(_ name: StaticString, decimal value: UInt64, into out: inout [UInt8]) {
         out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         out.append(UInt8(ascii: ":"))
         out.append(UInt8(ascii: " "))
-        appendDecimal(Int(truncatingIfNeeded: value), into: &out)
+        appendDecimal(value, into: &out)
         out.append(contentsOf: "\r\n".utf8)
     }
 
@@ -51,15 +52,28 @@ public enum HTTP1Encoder {
     /// The last chunk of a body with no trailers.
     public static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
 
-    /// The last chunk followed by trailer fields.
+    /// The last chunk followed by trailer fields; fields a trailer section may not carry
+    /// (`HTTPHeaders.isProhibitedInTrailers`) are never written, whoever built `trailers`.
     public static func appendLastChunk(trailers: HTTPHeaders, into out: inout [UInt8]) {
         out.append(contentsOf: "0\r\n".utf8)
-        out.append(contentsOf: trailers.bytes)
+        trailers.bytes.withUnsafeBytes { raw in
+            for index in 0..<trailers.count {
+                let field = trailers.fields[index]
+                let name = UnsafeRawBufferPointer(rebasing: raw[Int(field.start)..<Int(field.nameEnd)])
+                if !HTTPHeaders.isProhibitedInTrailers(name) { out.append(contentsOf: raw[trailers.lineRange(index)]) }
+            }
+        }
         out.append(contentsOf: "\r\n".utf8)
     }
 
-    /// A decimal integer in ASCII.
+    /// A decimal integer in ASCII; total over Int (Int.min included: its magnitude is a UInt).
     public static func appendDecimal(_ value: Int, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        appendDecimal(UInt64(value.magnitude), into: &out)
+    }
+
+    /// A decimal unsigned integer in ASCII (at most 20 digits).
+    public static func appendDecimal(_ value: UInt64, into out: inout [UInt8]) {
         if value == 0 {
             out.append(UInt8(ascii: "0"))
             return
@@ -68,14 +82,13 @@ public enum HTTP1Encoder {
                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
-        var rest = value.magnitude
+        var rest = value
         withUnsafeMutableBytes(of: &digits) { buffer in
             while rest > 0 {
                 buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
                 count += 1
             }
-            if value < 0 { out.append(UInt8(ascii: "-")) }
             for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
         }
     }

@@ -59,6 +59,12 @@ public struct HTTPHeaders: Sendable {
         fields[fields.count - 1].nameEnd = Int32(bytes.count)
     }
 
+    /// Whether the field being decoded has no name bytes (or there is none).
+    var lastNameIsEmpty: Bool {
+        guard let last = fields.last else { return true }
+        return last.nameEnd == last.start
+    }
+
     /// Ends the name of the field being decoded and starts its value.
     mutating func beginValue() {
         bytes.append(UInt8(ascii: ":"))

@@ -123,10 +123,24 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Writes a decimal integer.
+    /// Writes a decimal integer; total over Int. (Int.min's magnitude does not fit an Int64:
+    /// the digits come from the UInt magnitude, so no value a peer can make traps here.)
     mutating func integer(_ value: Int) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        LogTimestamp.digits(Int64(value.magnitude), 1, &bytes)
+        Self.digits(UInt64(value.magnitude), &bytes)
+    }
+
+    /// Appends the decimal digits of `value` (1 to 20 of them).
+    static func digits(_ value: UInt64, _ out: inout [UInt8]) {
+        var scale: UInt64 = 1
+        // Stop before the scale itself could overflow: 10^19 is the largest power of ten a UInt64 holds.
+        while value / scale >= 10 { scale *= 10 }
+        var rest = value
+        while scale > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / scale))
+            rest %= scale
+            scale /= 10
+        }
     }
 
     private mutating func unicodeEscape(_ code: UInt16) {

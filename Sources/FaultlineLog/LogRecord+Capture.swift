@@ -108,11 +108,23 @@ extension LogRecord {
         return omitted > 0 ? text + Truncation.marker(omitted) : text
     }
 
+    /// A port as a peer wrote it: 1–5 ASCII digits, 1–65535, or nothing (no sign, no Int
+    /// overflow; the decoder refuses other ports, this keeps the log safe on its own).
+    static func port(_ digits: ArraySlice<UInt8>) -> UInt16? {
+        guard !digits.isEmpty, digits.count <= 5 else { return nil }
+        var value: UInt32 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + UInt32(byte - UInt8(ascii: "0"))
+        }
+        return value >= 1 && value <= UInt32(UInt16.max) ? UInt16(value) : nil
+    }
+
     private mutating func setAuthority(_ authority: ArraySlice<UInt8>) {
         var hostEnd = authority.endIndex
         if let colon = authority.lastIndex(of: UInt8(ascii: ":")), !authority[colon...].contains(UInt8(ascii: "]")) {
             hostEnd = colon
-            serverPort = Int(String(decoding: authority[(colon + 1)...], as: UTF8.self))
+            serverPort = Self.port(authority[(colon + 1)...]).map(Int.init)
         }
         let name = authority[..<hostEnd]
         host = name.contains { $0 >= 65 && $0 <= 90 } ? RedactionName.lower(name) : String(decoding: name, as: UTF8.self)

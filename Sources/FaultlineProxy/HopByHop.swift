@@ -2,6 +2,11 @@ import FaultlineHTTP
 
 /// Which header fields stop at this hop (RFC 9110 §7.6.1): the fixed set plus those a message
 /// names in its own Connection header.
+///
+/// A Connection list never removes Content-Length, Transfer-Encoding or Host: the head
+/// writers compute framing and target themselves, and a message that names them is refused
+/// by the decoder (`HTTPHeadViolation.connectionNamesFramingField`). Ignoring the tokens here
+/// as well means no head, however it was built, loses its framing to a Connection token.
 struct HopByHop {
     private var named: [[UInt8]] = []
 
@@ -11,10 +16,17 @@ struct HopByHop {
             headers.withField(index) { name, value in
                 guard ASCII.equalsIgnoringCase(name, "connection") else { return }
                 ASCII.forEachListElement(value) { element in
+                    if Self.isFramingOrTarget(element) { return }
                     named.append(element.map(ASCII.lower))
                 }
             }
         }
+    }
+
+    /// Fields a Connection token may not remove.
+    static func isFramingOrTarget(_ name: UnsafeRawBufferPointer) -> Bool {
+        ASCII.equalsIgnoringCase(name, "content-length") || ASCII.equalsIgnoringCase(name, "transfer-encoding")
+            || ASCII.equalsIgnoringCase(name, "host")
     }
 
     /// Whether field `name` must not be forwarded.

@@ -3,6 +3,10 @@ import FaultlineRules
 
 /// Builds the head Faultline sends upstream from the head a client sent: hop-by-hop fields
 /// removed, X-Forwarded-For/-Proto/-Host and Via added, Host kept or rewritten.
+///
+/// The framing field is never copied: every Content-Length and Transfer-Encoding the client
+/// sent is dropped and the one field that describes `framing` (how the proxy will send the
+/// body) is written, so the bytes that follow the head are always exactly the body.
 enum RequestHeadWriter {
     /// The upstream request head bytes for `head`, whose body is forwarded with `framing`.
     /// With `requestID` the client's X-Request-ID (if any) is replaced by it.
@@ -38,7 +42,7 @@ enum RequestHeadWriter {
                      17 where ASCII.equalsIgnoringCase(name, "x-forwarded-proto"):
                     continue
                 case 14 where ASCII.equalsIgnoringCase(name, "content-length"):
-                    if framing == .chunked { continue }
+                    continue
                 case 12 where requestID != nil && ASCII.equalsIgnoringCase(name, "x-request-id"):
                     continue
                 default:
@@ -67,8 +71,17 @@ enum RequestHeadWriter {
         }
         appendVia(existing: via.map { bytes[$0] }, version: head, into: &out)
         if let requestID { HTTP1Encoder.appendField("X-Request-ID", requestID.utf8, into: &out) }
-        if framing == .chunked {
-            HTTP1Encoder.appendField("Transfer-Encoding", "chunked".utf8, into: &out)
+        switch framing {
+        case .contentLength(let length):
+            HTTP1Encoder.appendField("Content-Length", decimal: length, into: &out)
+        case .chunked:
+            appendChunked(codings: head.transferCodingsBeforeChunked, into: &out)
+        case .none:
+            // An explicitly empty body keeps saying so: some origins answer 411 to a POST without it.
+            if head.contentLength != nil { HTTP1Encoder.appendField("Content-Length", decimal: 0, into: &out) }
+        case .untilClose:
+            // A request is never delimited by close (RFC 9112 §6.3); nothing to declare.
+            break
         }
         if upgrade, let upgradeIndex = headers.firstIndex(of: "upgrade") {
             HTTP1Encoder.appendField("Connection", "upgrade".utf8, into: &out)
@@ -77,6 +90,15 @@ enum RequestHeadWriter {
         out.append(13)
         out.append(10)
         return out
+    }
+
+    /// `Transfer-Encoding: chunked`, after the other codings the body still carries (`gzip, chunked`).
+    static func appendChunked(codings: [UInt8], into out: inout [UInt8]) {
+        guard !codings.isEmpty else {
+            HTTP1Encoder.appendField("Transfer-Encoding", "chunked".utf8, into: &out)
+            return
+        }
+        HTTP1Encoder.appendField("Transfer-Encoding", codings + Array(", chunked".utf8), into: &out)
     }
 
     /// Appends `Via`, keeping earlier hops and adding this one with the received protocol version.

@@ -1,6 +1,9 @@
 import FaultlineHTTP
 
 /// Builds the head Faultline sends a client from the head the upstream sent.
+///
+/// As for requests, the upstream's Content-Length and Transfer-Encoding are never copied: the
+/// field written is the one that describes `framing`, how the proxy sends the body.
 enum ResponseHeadWriter {
     /// The client response head for `head`. `framing` is how Faultline will send the body;
     /// `keepAlive` whether the client connection stays open; `upgrade` keeps Upgrade fields (101).
@@ -25,17 +28,12 @@ enum ResponseHeadWriter {
                     via = Int(field.valueStart)..<Int(field.valueEnd)
                     continue
                 }
-                if name.count == 14 && ASCII.equalsIgnoringCase(name, "content-length") {
-                    if case .chunked = framing { continue }
-                    if case .untilClose = framing { continue }
-                }
+                if name.count == 14 && ASCII.equalsIgnoringCase(name, "content-length") { continue }
                 out.append(contentsOf: raw[headers.lineRange(index)])
             }
         }
         RequestHeadWriter.appendVia(existing: via.map { headers.bytes[$0] }, version: head, into: &out)
-        if case .chunked = framing {
-            HTTP1Encoder.appendField("Transfer-Encoding", "chunked".utf8, into: &out)
-        }
+        appendFraming(framing, of: head, into: &out)
         if upgrade {
             HTTP1Encoder.appendField("Connection", "upgrade".utf8, into: &out)
         } else if !keepAlive {
@@ -46,6 +44,24 @@ enum ResponseHeadWriter {
         out.append(13)
         out.append(10)
         return out
+    }
+
+    /// The one framing field for `framing`. A bodiless answer (HEAD, 304) keeps the length
+    /// the upstream declared for the representation (RFC 9110 §8.6), written from its parsed
+    /// value; 1xx and 204 never carry one.
+    private static func appendFraming(_ framing: BodyFraming, of head: HTTPHead, into out: inout [UInt8]) {
+        switch framing {
+        case .contentLength(let length):
+            HTTP1Encoder.appendField("Content-Length", decimal: length, into: &out)
+        case .chunked:
+            RequestHeadWriter.appendChunked(codings: head.transferCodingsBeforeChunked, into: &out)
+        case .none:
+            if let declared = head.contentLength, head.status >= 200, head.status != 204 {
+                HTTP1Encoder.appendField("Content-Length", decimal: declared, into: &out)
+            }
+        case .untilClose:
+            break
+        }
     }
 
     /// A complete response Faultline writes itself (errors): plain text, Content-Length; the

@@ -23,9 +23,9 @@ struct HeadRewriteTests {
             + "X-Forwarded-For: 10.0.0.1\r\nVia: 1.1 edge\r\nX-Keep: yes\r\nContent-Length: 3\r\n\r\nabc"))
         let out = String(decoding: RequestHeadWriter.upstreamHead(for: request, framing: .contentLength(3), clientIP: "127.0.0.9",
                                                                   scheme: "http", upstream: upstream, upgrade: false), as: UTF8.self)
-        #expect(out == "POST /a?b=1 HTTP/1.1\r\nX-Keep: yes\r\nContent-Length: 3\r\nHost: app.example\r\n"
+        #expect(out == "POST /a?b=1 HTTP/1.1\r\nX-Keep: yes\r\nHost: app.example\r\n"
             + "X-Forwarded-For: 10.0.0.1, 127.0.0.9\r\nX-Forwarded-Proto: http\r\nX-Forwarded-Host: app.example\r\n"
-            + "Via: 1.1 edge, 1.1 faultline\r\n\r\n")
+            + "Via: 1.1 edge, 1.1 faultline\r\nContent-Length: 3\r\n\r\n")
     }
 
     @Test func hostIsRewrittenWhenTheUpstreamAsks() throws {
@@ -59,6 +59,89 @@ struct HeadRewriteTests {
         let closing = String(decoding: ResponseHeadWriter.clientHead(for: response, framing: .untilClose, keepAlive: false,
                                                                      clientMinorVersion: 0, upgrade: false), as: UTF8.self)
         #expect(closing == "HTTP/1.1 200 OK\r\nServer: o\r\nVia: 1.1 faultline\r\nConnection: close\r\n\r\n")
+    }
+
+    /// A head built without the decoder (which refuses these) still cannot lose its framing to
+    /// a Connection token: the writers emit the field for the computed framing, exactly once.
+    @Test func connectionTokensNeverRemoveFraming() {
+        var request = HTTPHead()
+        request.method = "POST"
+        request.target = Array("/p".utf8)
+        request.headers.add(name: "Host", value: "app.example")
+        request.headers.add(name: "Connection", value: "content-length, Host, transfer-encoding, X-Hop")
+        request.headers.add(name: "Content-Length", value: "999")
+        request.headers.add(name: "X-Hop", value: "1")
+        request.contentLength = 5
+        let sized = String(decoding: RequestHeadWriter.upstreamHead(for: request, framing: .contentLength(5), clientIP: "1.2.3.4",
+                                                                    scheme: "http", upstream: upstream, upgrade: false), as: UTF8.self)
+        #expect(sized.components(separatedBy: "Content-Length: ").count == 2, "\(sized)")
+        #expect(sized.contains("\r\nContent-Length: 5\r\n"))
+        #expect(sized.contains("\r\nHost: app.example\r\n"))
+        #expect(!sized.contains("X-Hop"))
+        let chunked = String(decoding: RequestHeadWriter.upstreamHead(for: request, framing: .chunked, clientIP: "1.2.3.4",
+                                                                      scheme: "http", upstream: upstream, upgrade: false), as: UTF8.self)
+        #expect(!chunked.contains("Content-Length"))
+        #expect(chunked.contains("\r\nTransfer-Encoding: chunked\r\n"))
+        var response = HTTPHead()
+        response.status = 200
+        response.headers.add(name: "Connection", value: "Content-Length")
+        response.headers.add(name: "Content-Length", value: "18446744073709551615")
+        response.contentLength = UInt64.max
+        let huge = String(decoding: ResponseHeadWriter.clientHead(for: response, framing: .contentLength(UInt64.max), keepAlive: true,
+                                                                  clientMinorVersion: 1, upgrade: false), as: UTF8.self)
+        #expect(huge.components(separatedBy: "Content-Length: ").count == 2, "\(huge)")
+        #expect(huge.contains("\r\nContent-Length: 18446744073709551615\r\n"))
+    }
+
+    /// What the writers produce re-parses strictly, with the framing the proxy computed.
+    @Test(arguments: [
+        ("POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nConnection: keep-alive, X-Hop\r\nX-Hop: 1\r\n\r\n", BodyFraming.contentLength(3)),
+        ("POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", BodyFraming.chunked),
+        ("POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n", BodyFraming.none),
+        ("GET /a HTTP/1.0\r\nHost: h\r\nConnection: keep-alive\r\n\r\n", BodyFraming.none),
+        ("GET /a HTTP/1.1\r\nHost: h\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMA\r\n\r\n",
+         BodyFraming.none),
+    ])
+    func writtenRequestsReparseWithTheComputedFraming(_ input: String, _ framing: BodyFraming) throws {
+        let request = try #require(head(input))
+        let out = RequestHeadWriter.upstreamHead(for: request, framing: framing, clientIP: "1.2.3.4", scheme: "http",
+                                                 upstream: upstream, upgrade: request.isUpgrade)
+        let reparsed = try #require(head(String(decoding: out, as: UTF8.self)), "\(String(decoding: out, as: UTF8.self))")
+        switch framing {
+        case .contentLength(let length):
+            #expect(reparsed.contentLength == length && !reparsed.isChunked)
+        case .chunked:
+            #expect(reparsed.isChunked && reparsed.contentLength == nil)
+        case .none, .untilClose:
+            #expect(!reparsed.isChunked && (reparsed.contentLength ?? 0) == 0)
+        }
+        #expect(reparsed.headers.count(of: "content-length") + reparsed.headers.count(of: "transfer-encoding") <= 1)
+        #expect(reparsed.headers.count(of: "host") == 1)
+        #expect(!reparsed.isUpgrade)
+    }
+
+    @Test func rewriteFaultsCannotBreakFraming() throws {
+        let response = try #require(head("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-Old: 1\r\n\r\n", kind: .response))
+        let rewritten = response.rewritten(by: RewriteFault(status: 503, removeHeaders: ["content-length", "x-old"]))
+        let out = String(decoding: ResponseHeadWriter.clientHead(for: rewritten, framing: .contentLength(5), keepAlive: true,
+                                                                 clientMinorVersion: 1, upgrade: false), as: UTF8.self)
+        #expect(out.hasPrefix("HTTP/1.1 503 "))
+        #expect(out.contains("\r\nContent-Length: 5\r\n"), "\(out)")
+        #expect(!out.contains("X-Old"))
+    }
+
+    @Test func bodilessResponsesKeepOnlyAllowedLengths() {
+        var head = HTTPHead()
+        head.status = 200
+        head.headers.add(name: "Content-Length", value: "10")
+        head.contentLength = 10
+        let forHead = String(decoding: ResponseHeadWriter.clientHead(for: head, framing: .none, keepAlive: true,
+                                                                     clientMinorVersion: 1, upgrade: false), as: UTF8.self)
+        #expect(forHead.contains("\r\nContent-Length: 10\r\n"), "a HEAD answer keeps the declared length")
+        head.status = 204
+        let noContent = String(decoding: ResponseHeadWriter.clientHead(for: head, framing: .none, keepAlive: true,
+                                                                       clientMinorVersion: 1, upgrade: false), as: UTF8.self)
+        #expect(!noContent.contains("Content-Length"), "a 204 never declares a length")
     }
 
     @Test func localResponsesSayWhatHappened() {

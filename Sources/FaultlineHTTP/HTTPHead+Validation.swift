@@ -1,0 +1,93 @@
+extension HTTPHead {
+    /// Checks what llhttp leaves to the application in a request head: field names, the
+    /// Connection list, Transfer-Encoding on HTTP/1.0, every Host value and the authority of
+    /// an absolute-form target. The decoder calls it before it hands a head out.
+    public func validateRequest() throws(HTTPHeadViolation) {
+        try validateFields()
+        for index in 0..<headers.count {
+            let valid = headers.withField(index) { name, value in
+                !ASCII.equalsIgnoringCase(name, "host") || HTTPAuthority(value) != nil
+            }
+            if !valid { throw .invalidHost }
+        }
+        if let authority = absoluteFormAuthority {
+            // Userinfo is stripped before anything is forwarded or logged; the rest must be an authority.
+            let host = authority.lastIndex(of: UInt8(ascii: "@")).map { authority[($0 + 1)...] } ?? authority
+            if HTTPAuthority(host) == nil { throw .invalidTargetAuthority }
+        }
+    }
+
+    /// Checks a response head: field names, the Connection list, Transfer-Encoding on
+    /// HTTP/1.0, the status range, and framing fields on statuses that have no body.
+    public func validateResponse() throws(HTTPHeadViolation) {
+        guard (100...599).contains(status) else { throw .invalidStatus(status) }
+        try validateFields()
+        let framed = headers.firstIndex(of: "content-length") != nil
+        let chunked = headers.firstIndex(of: "transfer-encoding") != nil
+        if (status < 200 || status == 204) && (framed || chunked) { throw .framingOnBodilessStatus(status) }
+        if status == 304 && chunked { throw .framingOnBodilessStatus(status) }
+    }
+
+    /// What requests and responses share.
+    private func validateFields() throws(HTTPHeadViolation) {
+        var violation: HTTPHeadViolation?
+        for index in 0..<headers.count where violation == nil {
+            headers.withField(index) { name, value in
+                if name.isEmpty {
+                    violation = .emptyFieldName
+                } else if ASCII.equalsIgnoringCase(name, "connection") {
+                    ASCII.forEachListElement(value) { token in
+                        guard violation == nil else { return }
+                        if ASCII.equalsIgnoringCase(token, "content-length") {
+                            violation = .connectionNamesFramingField("content-length")
+                        } else if ASCII.equalsIgnoringCase(token, "transfer-encoding") {
+                            violation = .connectionNamesFramingField("transfer-encoding")
+                        } else if ASCII.equalsIgnoringCase(token, "host") {
+                            violation = .connectionNamesFramingField("host")
+                        }
+                    }
+                } else if versionMajor == 1 && versionMinor == 0 && ASCII.equalsIgnoringCase(name, "transfer-encoding") {
+                    violation = .transferEncodingInHTTP10
+                }
+            }
+        }
+        if let violation { throw violation }
+        try validateTransferCodings()
+    }
+
+    /// `chunked` may appear once, as the last coding of all Transfer-Encoding fields together.
+    private func validateTransferCodings() throws(HTTPHeadViolation) {
+        var codings = 0
+        var chunkedAt: [Int] = []
+        for index in 0..<headers.count {
+            headers.withField(index) { name, value in
+                guard ASCII.equalsIgnoringCase(name, "transfer-encoding") else { return }
+                ASCII.forEachListElement(value) { coding in
+                    if ASCII.equalsIgnoringCase(coding, "chunked") { chunkedAt.append(codings) }
+                    codings += 1
+                }
+            }
+        }
+        if chunkedAt.count > 1 || (chunkedAt.count == 1 && chunkedAt[0] != codings - 1) { throw .chunkedNotFinal }
+    }
+
+    /// The authority of an absolute-form target (`http://authority/...`), userinfo included;
+    /// nil for any other form.
+    var absoluteFormAuthority: ArraySlice<UInt8>? {
+        guard let colon = target.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+              target[colon...].starts(with: "://".utf8),
+              target[..<colon].allSatisfy({ HTTPHead.isSchemeByte($0) }) else { return nil }
+        let start = colon + 3
+        let end = target[start...].firstIndex {
+            $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+        } ?? target.endIndex
+        return target[start..<end]
+    }
+
+    /// ALPHA / DIGIT / "+" / "-" / "." (RFC 3986 §3.1).
+    static func isSchemeByte(_ byte: UInt8) -> Bool {
+        let lower = byte | 0x20
+        return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+
+/// A Python origin for the head-validation and smuggling tests, and a proxy in front of it.
+///
+/// The origin parses every request it receives strictly (Content-Length or chunked body,
+/// trailers) and logs it as one line, `conn N request <request line> <JSON of headers,
+/// trailers, body>`, so a test can see exactly what reached the upstream and on which
+/// connection. It answers:
+/// - `/r/<name>`: the canned, hostile raw response `<name>` of `responses` (then keeps the
+///   connection open unless the response is close-delimited);
+/// - any other path: 200 JSON `{"target", "headers", "trailers", "body"}`, `Content-Length`.
+final class HostileOrigin: Sendable {
+    /// Canned responses by name; each is sent as it is.
+    static let responses: [String: String] = [
+        "cl-204": "HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n",
+        "te-204": "HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "cl-103": "HTTP/1.1 103 Early Hints\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+        "te-304": "HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "connection-cl": "HTTP/1.1 200 OK\r\nConnection: content-length\r\nContent-Length: 5\r\n\r\nhello",
+        "connection-te": "HTTP/1.1 200 OK\r\nConnection: transfer-encoding\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "connection-host": "HTTP/1.1 200 OK\r\nConnection: keep-alive, Host\r\nContent-Length: 5\r\n\r\nhello",
+        "empty-name": "HTTP/1.1 200 OK\r\n: x\r\nContent-Length: 2\r\n\r\nok",
+        "fold-empty": "HTTP/1.1 200 OK\r\nX-Folded:\r\n folded\r\nContent-Length: 2\r\n\r\nok",
+        "http10-te": "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n",
+        "status-600": "HTTP/1.1 600 Beyond\r\nContent-Length: 2\r\n\r\nok",
+        "bad-trailers": "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n"
+            + "Content-Length: 99\r\nSet-Cookie: trailer-cookie=1\r\nTrailer: X-Checksum\r\nX-Checksum: abc123\r\n\r\n",
+        "gzip-chunked": "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "chunked-gzip": "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "ok": "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+    ]
+
+    static let source = PythonOriginScript.listenerPreamble + #"""
+RESPONSES = json.loads(sys.argv[1])
+log("origin listening on 127.0.0.1:%d" % server.getsockname()[1])
+
+class Closed(Exception):
+    pass
+
+class Conn:
+    def __init__(self, sock):
+        self.sock, self.buf = sock, b""
+    def fill(self):
+        data = self.sock.recv(65536)
+        if not data:
+            raise Closed()
+        self.buf += data
+    def line(self):
+        while b"\r\n" not in self.buf:
+            self.fill()
+        line, _, self.buf = self.buf.partition(b"\r\n")
+        return line
+    def exactly(self, count):
+        while len(self.buf) < count:
+            self.fill()
+        data, self.buf = self.buf[:count], self.buf[count:]
+        return data
+
+def fields(conn):
+    result = []
+    while True:
+        line = conn.line()
+        if not line:
+            return result
+        name, _, value = line.decode("latin-1").partition(":")
+        result.append([name, value.strip()])
+
+def handle(sock, n):
+    conn = Conn(sock)
+    log("conn %d open" % n)
+    try:
+        while True:
+            request_line = conn.line().decode("latin-1")
+            headers = fields(conn)
+            lower = {k.lower(): v for k, v in headers}
+            body, trailers = b"", []
+            if "chunked" in lower.get("transfer-encoding", "").lower():
+                while True:
+                    size = int(conn.line().split(b";")[0], 16)
+                    if size == 0:
+                        trailers = fields(conn)
+                        break
+                    body += conn.exactly(size)
+                    conn.line()
+            elif "content-length" in lower:
+                body = conn.exactly(int(lower["content-length"]))
+            target = request_line.split(" ")[1] if " " in request_line else ""
+            seen = {"target": target, "headers": headers, "trailers": trailers, "body": body.decode("latin-1")}
+            log("conn %d request %s %s" % (n, request_line, json.dumps(seen)))
+            if target.startswith("/r/") and target[3:] in RESPONSES:
+                sock.sendall(RESPONSES[target[3:]].encode("latin-1"))
+                continue
+            payload = json.dumps(seen).encode()
+            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(payload) + payload)
+    except Closed:
+        log("conn %d closed-by-peer" % n)
+    except (OSError, ValueError) as error:
+        log("conn %d error %s" % (n, error))
+    finally:
+        try:
+            sock.close()
+        except OSError:
+            pass
+
+count = 0
+while True:
+    sock, _ = server.accept()
+    count += 1
+    threading.Thread(target=handle, args=(sock, count), daemon=True).start()
+"""#
+
+    let child: ChildProcess
+    let port: Int
+    private let directory: TemporaryDirectory
+
+    var output: OutputLog { child.output }
+
+    private init(child: ChildProcess, port: Int, directory: TemporaryDirectory) {
+        self.child = child
+        self.port = port
+        self.directory = directory
+    }
+
+    /// Starts the origin and waits until it listens.
+    static func start() async throws -> HostileOrigin {
+        let directory = try TemporaryDirectory()
+        let script = try directory.write("hostile_origin.py", source)
+        let canned = try JSONSerialization.data(withJSONObject: responses, options: [.sortedKeys])
+        let child = try ChildProcess(executable: TestPaths.python3,
+                                     arguments: ["-u", script, String(decoding: canned, as: UTF8.self)], directory: directory.url)
+        let line = try await child.output.waitForLine("hostile origin to listen", timeout: .seconds(15)) {
+            $0.contains("origin listening on ")
+        }
+        guard let port = Int(line.text.split(separator: ":").last ?? "") else {
+            throw TestFailure("no port in \(line.text)")
+        }
+        return HostileOrigin(child: child, port: port, directory: directory)
+    }
+
+    /// The request lines the origin logged (`conn N request ...`), in arrival order.
+    var requests: [String] {
+        output.lines.map(\.text).filter { $0.contains(" request ") }
+    }
+
+    /// The number of the upstream connection a request for `target` arrived on (waits for its line).
+    func connection(of target: String) async throws -> Int {
+        let line = try await output.waitForLine("the origin to log \(target)", timeout: .seconds(5)) {
+            $0.contains(" request ") && $0.contains(" \(target) ")
+        }
+        let words = line.text.split(separator: " ")
+        guard words.count > 1, let number = Int(words[1]) else { throw TestFailure("no connection number in \(line.text)") }
+        return number
+    }
+
+    func kill() { child.kill() }
+}
+
+/// A `HostileOrigin` behind a Faultline proxy (JSON logging on: its stdout is a pipe).
+final class HostileStack: Sendable {
+    let origin: HostileOrigin
+    let proxy: FaultlineProcess
+    private let directory: TemporaryDirectory
+
+    var port: Int { proxy.port }
+
+    private init(origin: HostileOrigin, proxy: FaultlineProcess, directory: TemporaryDirectory) {
+        self.origin = origin
+        self.proxy = proxy
+        self.directory = directory
+    }
+
+    /// One worker, so that every client shares one loop and so one upstream pool.
+    static func start() async throws -> HostileStack {
+        let origin = try await HostileOrigin.start()
+        let directory = try TemporaryDirectory()
+        var config = ProxyConfig.single(port: origin.port)
+        config.workers = 1
+        let path = try directory.write("faultline.json", config.json)
+        let proxy = try await FaultlineProcess.run(config: path)
+        return HostileStack(origin: origin, proxy: proxy, directory: directory)
+    }
+
+    /// Sends `request` on a new connection and reads until `responses` complete responses
+    /// arrived (or, with `untilClose`, until the proxy closes), or 5 s pass; returns the raw
+    /// bytes too (trailers).
+    func exchange(_ request: String, responses: Int = 1, untilClose: Bool = false) async throws
+        -> (bytes: [UInt8], parsed: [ParsedResponse], closed: Bool) {
+        let port = port
+        return try await Blocking.run {
+            let client = try RawClient(port: port)
+            defer { client.close() }
+            try client.send(request)
+            return Self.read(client, responses: untilClose ? Int.max : responses)
+        }
+    }
+
+    /// Reads from `client` until `responses` complete responses, a close, or 5 s.
+    static func read(_ client: RawClient, responses: Int) -> (bytes: [UInt8], parsed: [ParsedResponse], closed: Bool) {
+        let end = ContinuousClock.now + .seconds(5)
+        var received: [UInt8] = []
+        while ContinuousClock.now < end {
+            let parsed = HTTPResponseParser.parse(received)
+            if parsed.count >= responses { return (received, parsed, false) }
+            switch client.readSome() {
+            case .bytes(let bytes): received += bytes
+            case .closed, .reset: return (received, HTTPResponseParser.parse(received, closed: true), true)
+            case .timedOut: continue
+            }
+        }
+        return (received, HTTPResponseParser.parse(received), false)
+    }
+
+    /// Whether the proxy still serves: a plain GET on a new connection gets the origin's 200.
+    func stillServes() async throws -> Bool {
+        let answer = try await exchange("GET /alive HTTP/1.1\r\nHost: alive.test\r\n\r\n")
+        return answer.parsed.first?.status == 200 && answer.parsed.first?.text.contains("/alive") == true
+    }
+
+    func stop() {
+        proxy.kill()
+        origin.kill()
+    }
+}
