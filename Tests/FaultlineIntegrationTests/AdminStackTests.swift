@@ -26,10 +26,11 @@ final class AdminStack: Sendable {
         ]
     }
 
-    static func config(originPort: Int, token: String?, routes: [[String: Any]] = fileRoutes) -> String {
+    static func config(originPort: Int, token: String?, routes: [[String: Any]] = fileRoutes,
+                       extra: [String: Any] = [:]) -> String {
         var admin: [String: Any] = ["address": "127.0.0.1:0"]
         if let token { admin["token"] = token }
-        let root: [String: Any] = [
+        var root: [String: Any] = [
             "workers": 1,
             "listeners": [["address": "127.0.0.1:0"]],
             "admin": admin,
@@ -37,14 +38,17 @@ final class AdminStack: Sendable {
             "routes": routes,
             "seed": 42,
         ]
+        root.merge(extra) { _, new in new }
         let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func start(token: String? = nil) async throws -> AdminStack {
+    /// `extra` top-level keys replace the defaults (e.g. `timeouts_ms`, `limits`).
+    static func start(token: String? = nil, routes: [[String: Any]] = fileRoutes,
+                      extra: [String: Any] = [:]) async throws -> AdminStack {
         let origin = try await OriginProcess.demo()
         let directory = try TemporaryDirectory()
-        let path = try directory.write("faultline.json", config(originPort: origin.port, token: token))
+        let path = try directory.write("faultline.json", config(originPort: origin.port, token: token, routes: routes, extra: extra))
         let proxy = try await FaultlineProcess.run(config: path)
         let marker = "faultline: admin API listening on "
         let line = try await proxy.output.waitForLine(containing: marker)
