@@ -63,11 +63,12 @@ public final class ConfigSnapshot: Sendable {
         for (routeIndex, route) in config.routes.enumerated() {
             for (faultIndex, fault) in route.faults.enumerated() {
                 guard case .status(let status) = fault.kind, case .file(let path) = status.body else { continue }
-                if let bytes = FileBytes.read(path) {
+                switch FileBytes.read(path) {
+                case .success(let bytes):
                     faultBodies[path] = bytes
-                } else {
+                case .failure(let problem):
                     errors.append(ConfigError(path: "routes[\(routeIndex)].faults[\(faultIndex)].status.body_file",
-                                              message: "cannot read \"\(path)\""))
+                                              message: "cannot read \"\(path)\": \(problem)"))
                 }
             }
         }

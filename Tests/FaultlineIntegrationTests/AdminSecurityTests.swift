@@ -52,7 +52,7 @@ struct AdminSecurityTests {
             #expect(answer.status == 421, "Host: \(host)")
             #expect((try? JSONObject.parse(answer.body))?["error"] as? String != nil, "\(answer.text)")
         }
-        #expect(try stack.raw("GET", "/health", host: nil, version: "HTTP/1.0").status == 421)
+        #expect(try stack.raw("GET", "/health", host: .some(nil), version: "HTTP/1.0").status == 421)
         #expect(try stack.raw("POST", "/rules", host: "evil.example:\(port)", body: Self.teapotRule).status == 421)
         #expect(try await stack.ruleNames() == ["users", "all"])
     }

@@ -62,7 +62,9 @@ final class AdminStack: Sendable {
     func admin(_ method: String, _ path: String, body: String? = nil, token: String?? = nil) async throws -> (status: Int, json: [String: Any]) {
         var arguments = ["-X", method, "-w", "\n%{http_code}"]
         if let bearer = token ?? self.token { arguments += ["-H", "Authorization: Bearer \(bearer)"] }
-        if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body] }
+        // Every change is typed JSON, bodiless ones too (the admin API refuses others: CSRF).
+        if method != "GET" { arguments += ["-H", "Content-Type: application/json"] }
+        if let body { arguments += ["--data-binary", body] }
         let result = try await Curl.run(arguments + [adminURL + path])
         let text = result.text
         guard result.exitCode == 0, let newline = text.lastIndex(of: "\n"), let status = Int(text[text.index(after: newline)...]) else {
