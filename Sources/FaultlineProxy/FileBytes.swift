@@ -4,7 +4,8 @@ import FaultlineRules
 /// event loop. Regular files of at most `FaultBodyFile.maxBytes` only, opened non-blocking,
 /// so a FIFO or a device put in place of a checked file cannot block or exhaust memory.
 enum FileBytes {
-    static func read(_ path: String) -> Result<[UInt8], FaultBodyFile.Problem> {
-        FaultBodyFile.read(path)
+    /// `within`: the directory an admin API rule's file must stay in (checked on the open file).
+    static func read(_ path: String, within root: String? = nil) -> Result<[UInt8], FaultBodyFile.Problem> {
+        FaultBodyFile.read(path, within: root)
     }
 }

@@ -94,7 +94,8 @@ final class ProxyServerState: Sendable {
             var changed = state
             try change(&changed)
             let effective = try changed.overlay.apply(to: changed.base)
-            let snapshot = try ConfigSnapshot(config: effective, generation: state.generation + 1, previous: state.snapshot)
+            let snapshot = try ConfigSnapshot(config: effective, generation: state.generation + 1, previous: state.snapshot,
+                                              confinedBodyFiles: changed.overlay.bodyFiles)
             changed.snapshot = snapshot
             changed.generation = snapshot.generation
             state = changed

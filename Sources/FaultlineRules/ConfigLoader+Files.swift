@@ -76,8 +76,6 @@ extension ConfigLoader {
     }
 
     private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        FaultBodyFile.realPath(path)
     }
 }

@@ -14,12 +14,14 @@ public enum FaultBodyFile {
         public let description: String
     }
 
-    /// The file's bytes, or why it cannot be a body. With `noFollow`, a symbolic link in the
-    /// last component is refused (the path was already resolved by `realpath`).
-    public static func read(_ path: String, noFollow: Bool = false) -> Result<[UInt8], Problem> {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (noFollow ? O_NOFOLLOW : 0))
+    /// The file's bytes, or why it cannot be a body. With `root` (a rule from the admin API),
+    /// the file actually opened must lie inside that directory: checked on the open
+    /// descriptor, so a link swapped in since the rule was accepted cannot lead out.
+    public static func read(_ path: String, within root: String? = nil) -> Result<[UInt8], Problem> {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(Problem(description: String(cString: strerror(errno)))) }
         defer { close(descriptor) }
+        if let root, let problem = outside(descriptor, root) { return .failure(problem) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return .failure(Problem(description: String(cString: strerror(errno)))) }
         if let problem = problem(mode: info.st_mode, size: Int64(info.st_size)) { return .failure(problem) }
@@ -46,6 +48,23 @@ public enum FaultBodyFile {
         var info = stat()
         guard stat(path, &info) == 0 else { return Problem(description: String(cString: strerror(errno))) }
         return problem(mode: info.st_mode, size: Int64(info.st_size))
+    }
+
+    /// Why the file open on `descriptor` is not inside `root`, if it is not.
+    private static func outside(_ descriptor: Int32, _ root: String) -> Problem? {
+        guard let opened = realPath("/proc/self/fd/\(descriptor)"), let base = realPath(root) else {
+            return Problem(description: "cannot tell where it resolves to")
+        }
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return opened.hasPrefix(prefix) ? nil
+            : Problem(description: "admin rules may only name files inside the config directory (\(base)); it resolves to \(opened)")
+    }
+
+    /// `path` with every link and `..` resolved, or nil (errno says why).
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     private static func problem(mode: mode_t, size: Int64) -> Problem? {

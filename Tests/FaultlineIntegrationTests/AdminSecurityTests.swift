@@ -112,6 +112,16 @@ struct AdminSecurityTests {
             #expect(result.text == "short and stout")
             #expect(try await stack.admin("DELETE", "/rules/tea").status == 204)
         }
+        // Accepted while inside, then swapped for a link out: the next compile re-checks the
+        // file it opens and refuses; the bytes already served stay.
+        let body = #"{"name": "tea", "match": {"path": "/tea"}, "upstream": "demo", "faults": [{"status": {"code": 418, "body_file": "teapot.txt"}}]}"#
+        #expect(try await stack.admin("POST", "/rules", body: body).status == 201)
+        try FileManager.default.removeItem(atPath: directory.path("teapot.txt"))
+        try FileManager.default.createSymbolicLink(atPath: directory.path("teapot.txt"), withDestinationPath: "/etc/passwd")
+        let next = try await stack.admin("POST", "/rules", body: Self.teapotRule)
+        #expect(next.status == 400, "\(next.json)")
+        #expect((next.json["error"] as? String)?.contains("config directory") == true, "\(next.json)")
+        #expect(try await Curl.run([stack.proxy.url("/tea")]).text == "short and stout")
     }
 
     @Test func configFileBodiesAreRegularAndSmall() async throws {
