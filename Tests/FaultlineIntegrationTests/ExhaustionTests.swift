@@ -41,18 +41,21 @@ struct ExhaustionTests {
         #expect(proxy.child.output.text.contains("limits.max_connections 1000 does not fit"), "\(proxy.child.output.text)")
     }
 
-    @Test func theAdminListenerPausesOnEMFILE() async throws {
+    @Test func listenersPauseOnEMFILE() async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("faultline.json", Self.config(maxConnections: 10))
         let proxy = try await LimitedProxy.start(config: path, nofile: "64:64")
         defer { proxy.child.kill() }
         guard let adminPort = proxy.adminPort else { throw TestFailure("no admin port") }
         let pid = proxy.child.pid
-        // The admin cap (64) does not fit either: accept meets EMFILE.
+        let proxyPort = proxy.port
+        // The admin cap (64) does not fit either: accept meets EMFILE, on the admin listener
+        // and then on the proxy's (whose own cap would fit, were the admin not holding all).
         let busy = try await Blocking.run { () throws -> Double in
             let initial = Self.descriptorCount(pid: pid)
             var clients: [RawClient] = []
             for _ in 0..<80 { clients.append(try RawClient(port: adminPort, readTimeout: .milliseconds(50))) }
+            for _ in 0..<20 { clients.append(try RawClient(port: proxyPort, readTimeout: .milliseconds(50))) }
             let cpu = try Self.cpuSecondsWhileSaturated(pid: pid, initialDescriptors: initial)
             clients.forEach { $0.close() }
             return cpu
