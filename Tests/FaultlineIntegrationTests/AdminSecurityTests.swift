@@ -170,6 +170,46 @@ struct AdminSecurityTests {
         #expect(outcome.servedAfterClose)
     }
 
+    /// Thousands of pipelined requests refused on the loop (wrong Host) are answered one
+    /// after another, in order, with the output bounded by the client's reading; the
+    /// process neither recurses nor buffers without limit.
+    @Test func aPipelinedFloodOfRefusalsIsAnsweredInOrder() async throws {
+        let stack = try await AdminStack.start()
+        defer { stack.stop() }
+        let port = stack.adminPort
+        let count = 20_000
+        let answered = try await Blocking.run { () throws -> Int in
+            let client = try RawClient(port: port, readTimeout: .seconds(10))
+            let request = Array("GET /health HTTP/1.1\r\nHost: evil.example:\(port)\r\n\r\n".utf8)
+            let flood = Array(repeating: request, count: count).flatMap { $0 }
+            let sender = Thread { try? client.send(flood) }
+            sender.start()
+            let marker = Array("HTTP/1.1 421 ".utf8)
+            var seen = 0
+            var tail: [UInt8] = []
+            let end = ContinuousClock.now + .seconds(60)
+            while seen < count && ContinuousClock.now < end {
+                guard case .bytes(let bytes) = client.readSome() else { break }
+                // Count markers in the new bytes plus the tail a marker may straddle.
+                let window = tail + bytes
+                var index = 0
+                while index + marker.count <= window.count {
+                    if window[index] == marker[0] && window[index..<index + marker.count].elementsEqual(marker) {
+                        seen += 1
+                        index += marker.count
+                    } else {
+                        index += 1
+                    }
+                }
+                tail = Array(window.suffix(marker.count - 1))
+            }
+            client.close()
+            return seen
+        }
+        #expect(answered == count)
+        #expect(try await stack.admin("GET", "/health").status == 200)
+    }
+
     @Test func adminConnectionsTimeOut() async throws {
         let stack = try await AdminStack.start(extra: ["timeouts_ms": ["client_header": 300, "client_idle": 600]])
         defer { stack.stop() }

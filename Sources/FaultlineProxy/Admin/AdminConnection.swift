@@ -25,10 +25,18 @@ final class AdminConnection: StreamSocketDelegate {
     private let decoder = HTTP1Decoder(kind: .request)
     private var head: HTTPHead?
     private var body: [UInt8] = []
-    /// Bytes that arrived while a request was being answered (pipelining), bounded.
+    /// Input not decoded yet: what arrived while a request was answered (pipelining) or
+    /// while the client was not reading its answers. `held[heldStart...]` is pending.
     private var held: [UInt8] = []
+    private var heldStart = 0
     private var phase = Phase.closed
     private let socket: StreamSocket
+
+    /// Past this much held input, reading pauses until it is decoded.
+    private static let heldHighWater = 256 * 1024
+    /// Past this much unsent output, decoding pauses until the client reads (a flood of
+    /// pipelined requests refused on the loop must not queue answers without bound).
+    private static let outputHighWater = 64 * 1024
 
     init(fd: Int32, peer: SocketAddress?, loop: EventLoop, context: AdminContext) throws(IOError) {
         self.context = context
@@ -50,27 +58,72 @@ final class AdminConnection: StreamSocketDelegate {
     // MARK: Reading
 
     func socket(_ socket: StreamSocket, didRead bytes: UnsafeRawBufferPointer) {
-        switch phase {
-        case .closed:
-            return
-        case .answering:
+        if case .closed = phase { return }
+        if heldStart < held.count {
+            // Earlier input waits: this goes behind it.
             held.append(contentsOf: bytes)
-            if held.count > Self.bodyLimit + 64 * 1024 { close() }
-            return
-        case .waiting(let timer):
-            socket.loop.cancel(timer)
-            phase = .reading(arm(timeouts.headerMs, expired: .reading))
-        case .reading:
-            break
+        } else {
+            let used = process(bytes)
+            if used < bytes.count, !isClosed { held.append(contentsOf: bytes[used...]) }
         }
-        consume(bytes)
+        updateReading()
     }
 
-    /// Feeds the decoder until a request is complete (then it is answered and the rest held)
-    /// or the input runs out.
-    private func consume(_ bytes: UnsafeRawBufferPointer) {
+    /// Decodes held input now that the last answer went out or the client read its answers.
+    private func continueWithHeld() {
+        guard heldStart < held.count, canDecode else { return }
+        // Nothing below touches `held`: the decoder only reads this borrowed buffer.
+        let used = held.withUnsafeBytes { process(UnsafeRawBufferPointer(rebasing: $0[heldStart...])) }
+        heldStart += used
+        if heldStart >= held.count {
+            held = []
+            heldStart = 0
+        } else if heldStart >= Self.heldHighWater {
+            held.removeFirst(heldStart)
+            heldStart = 0
+        }
+    }
+
+    /// Reads only while held input and unsent output are small.
+    private func updateReading() {
+        guard !isClosed else { return }
+        socket.setReading(held.count - heldStart < Self.heldHighWater && socket.pendingWriteBytes <= Self.outputHighWater)
+    }
+
+    private var isClosed: Bool {
+        if case .closed = phase { return true }
+        return socket.isClosed
+    }
+
+    /// Whether the next request may be decoded now: none is being answered, the connection
+    /// is open, and the client is reading its answers.
+    private var canDecode: Bool {
+        switch phase {
+        case .waiting, .reading: return socket.pendingWriteBytes <= Self.outputHighWater && !socket.isClosed
+        case .answering, .closed: return false
+        }
+    }
+
+    /// Decodes requests from `bytes` one after another, iteratively, for as long as each is
+    /// answered on the loop; stops when one goes to the admin queue. Returns the bytes used.
+    private func process(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var used = 0
+        while used < bytes.count, canDecode {
+            if case .waiting(let timer) = phase {
+                socket.loop.cancel(timer)
+                phase = .reading(arm(timeouts.headerMs, expired: .reading))
+            }
+            used += decodeOne(UnsafeRawBufferPointer(rebasing: bytes[used...]))
+        }
+        return used
+    }
+
+    /// Feeds the decoder until a request is complete (it is then answered) or the input runs
+    /// out; returns the bytes used (all of them after a refusal that closes).
+    private func decodeOne(_ bytes: UnsafeRawBufferPointer) -> Int {
         var input = bytes
-        while !input.isEmpty, case .reading = phase {
+        var used = 0
+        while !input.isEmpty {
             let status = decoder.feed(input)
             var complete = false
             for event in decoder.events {
@@ -82,7 +135,7 @@ final class AdminConnection: StreamSocketDelegate {
                     body.append(contentsOf: input[range])
                     if body.count > Self.bodyLimit {
                         answerLocally(.error(413, "admin request body larger than \(Self.bodyLimit) bytes"), keepAlive: false)
-                        return
+                        return bytes.count
                     }
                 case .trailers:
                     break
@@ -93,24 +146,24 @@ final class AdminConnection: StreamSocketDelegate {
             switch status {
             case .needMore:
                 if complete { startAnswer() }
-                return
+                return bytes.count
             case .messageComplete(let consumed):
                 decoder.resume()
-                let rest = UnsafeRawBufferPointer(rebasing: input[consumed...])
+                used += consumed
                 if complete {
-                    held.append(contentsOf: rest)
                     startAnswer()
-                    return
+                    return used
                 }
-                input = rest
+                input = UnsafeRawBufferPointer(rebasing: input[consumed...])
             case .upgraded:
                 answerLocally(.error(400, "the admin API does not switch protocols"), keepAlive: false)
-                return
+                return bytes.count
             case .failed(let error):
                 answerLocally(.error(error.status, "bad request: \(error.reason)"), keepAlive: false)
-                return
+                return bytes.count
             }
         }
+        return used
     }
 
     // MARK: Answering
@@ -137,7 +190,7 @@ final class AdminConnection: StreamSocketDelegate {
         context.queue.async {
             let response = router.respond(to: request)
             // If the client went away meanwhile, the connection is gone and so is the answer.
-            loop.execute { reference.connection?.deliver(response, keepAlive: keepAlive) }
+            loop.execute { reference.connection?.deliverFromQueue(response, keepAlive: keepAlive) }
         }
     }
 
@@ -185,8 +238,16 @@ final class AdminConnection: StreamSocketDelegate {
         deliver(response, keepAlive: keepAlive)
     }
 
-    /// Writes the answer (on the loop), then waits for the next request or closes.
-    func deliver(_ response: AdminResponse, keepAlive: Bool) {
+    /// The router's answer, back on the loop: written, then the held input goes on.
+    func deliverFromQueue(_ response: AdminResponse, keepAlive: Bool) {
+        deliver(response, keepAlive: keepAlive)
+        continueWithHeld()
+        updateReading()
+    }
+
+    /// Writes the answer (on the loop), then waits for the next request or closes. Never
+    /// decodes further input itself (its callers do, iteratively).
+    private func deliver(_ response: AdminResponse, keepAlive: Bool) {
         guard case .answering(let closeAfter) = phase, !socket.isClosed else { return }
         var out: [UInt8] = []
         HTTP1Encoder.appendStatusLine(status: response.status, reason: [], into: &out)
@@ -205,13 +266,6 @@ final class AdminConnection: StreamSocketDelegate {
             return
         }
         phase = .waiting(arm(timeouts.idleMs, expired: .waiting))
-        if !held.isEmpty {
-            let pending = held
-            held = []
-            if case .waiting(let timer) = phase { socket.loop.cancel(timer) }
-            phase = .reading(arm(timeouts.headerMs, expired: .reading))
-            pending.withUnsafeBytes { consume($0) }
-        }
     }
 
     // MARK: Time limits
@@ -245,8 +299,8 @@ final class AdminConnection: StreamSocketDelegate {
         case .answering, .closed:
             break
         }
+        // `held` is left alone: this may run while it is borrowed by `continueWithHeld`.
         phase = .closed
-        held = []
         socket.closeGracefully()
     }
 
@@ -260,7 +314,11 @@ final class AdminConnection: StreamSocketDelegate {
         close()
     }
 
-    func socketDidDrain(_ socket: StreamSocket) {}
+    func socketDidDrain(_ socket: StreamSocket) {
+        // The client read its answers: decoding (and reading) may go on.
+        continueWithHeld()
+        updateReading()
+    }
 
     func socketDidConnect(_ socket: StreamSocket) {}
 
