@@ -27,7 +27,10 @@ public final class ConfigSnapshot: Sendable {
     /// Compiles `config`: resolves every upstream host (blocking; never on an event loop) and
     /// loads every certificate, key and CA file. Every problem is reported with its field path.
     /// `previous` is the snapshot this one replaces: unchanged fault rules keep their counters.
-    public init(config: ProxyConfig, generation: Int, previous: ConfigSnapshot? = nil) throws(ConfigErrors) {
+    /// `confinedBodyFiles` are the body files of rules from the admin API: each must still
+    /// resolve inside the config directory (`config.admin?.configDirectory`) when read here.
+    public init(config: ProxyConfig, generation: Int, previous: ConfigSnapshot? = nil,
+                confinedBodyFiles: Set<String> = []) throws(ConfigErrors) {
         var addresses: [String: SocketAddress] = [:]
         var security: [String: UpstreamSecurity] = [:]
         var errors: [ConfigError] = []
@@ -63,11 +66,15 @@ public final class ConfigSnapshot: Sendable {
         for (routeIndex, route) in config.routes.enumerated() {
             for (faultIndex, fault) in route.faults.enumerated() {
                 guard case .status(let status) = fault.kind, case .file(let path) = status.body else { continue }
-                if let bytes = FileBytes.read(path) {
+                let confined = confinedBodyFiles.contains(path)
+                // No config directory: an admin rule may name no file at all ("/" never matches).
+                let root = confined ? (config.admin?.configDirectory ?? "/nonexistent-config-directory") : nil
+                switch FileBytes.read(path, within: root) {
+                case .success(let bytes):
                     faultBodies[path] = bytes
-                } else {
+                case .failure(let problem):
                     errors.append(ConfigError(path: "routes[\(routeIndex)].faults[\(faultIndex)].status.body_file",
-                                              message: "cannot read \"\(path)\""))
+                                              message: "cannot read \"\(path)\": \(problem)"))
                 }
             }
         }

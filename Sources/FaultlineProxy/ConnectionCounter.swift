@@ -3,10 +3,17 @@ import Synchronization
 /// Open client connections across all loops, for the connection limit and for draining.
 final class ConnectionCounter: Sendable {
     private let open = Atomic<Int>(0)
+    /// The most connections admitted whatever the configured limit (what the descriptor
+    /// limit allows, see `DescriptorBudget`).
+    let ceiling: Int
 
-    /// Counts one more connection unless that would pass `limit`.
+    init(ceiling: Int = Int.max) {
+        self.ceiling = max(1, ceiling)
+    }
+
+    /// Counts one more connection unless that would pass `limit` (or the ceiling).
     func admit(limit: Int) -> Bool {
-        if open.add(1, ordering: .relaxed).newValue > limit {
+        if open.add(1, ordering: .relaxed).newValue > min(limit, ceiling) {
             open.subtract(1, ordering: .relaxed)
             return false
         }

@@ -13,6 +13,8 @@ public enum ProxyEvent: Sendable {
     case pinFailure(json: String)
     /// A pin warning raised on a handshake (e.g. the pin set has expired).
     case pinWarning(upstream: String, message: String)
+    /// `limits.max_connections` is more than the descriptor limit allows; `effective` applies.
+    case connectionsCapped(configured: Int, effective: Int, descriptorLimit: Int)
     /// A new configuration is in effect.
     case reloaded(generation: Int)
     /// A new configuration was refused; the previous one stays.

@@ -40,7 +40,11 @@ public final class ProxyServer: Sendable {
         }
         self.group = group
         self.boundAddresses = bound
-        let state = ProxyServerState(snapshot: snapshot, events: events)
+        // Counted once the loops and listeners hold their descriptors.
+        let descriptorLimit = DescriptorBudget.currentLimit()
+        let ceiling = DescriptorBudget.connectionCeiling(limit: descriptorLimit)
+        let state = ProxyServerState(snapshot: snapshot, events: events,
+                                     connections: ConnectionCounter(ceiling: ceiling), descriptorLimit: descriptorLimit)
         self.state = state
         var contexts: [LoopContext] = []
         contexts.reserveCapacity(group.loops.count)
@@ -69,13 +73,14 @@ public final class ProxyServer: Sendable {
         if let error = failure.withLock({ $0 }) { throw ProxyStartError(message: error) }
         if let adminConfig = config.admin {
             let address = try SocketAddress.resolve(host: adminConfig.address.host, port: adminConfig.address.port)
-            let admin = try AdminServer(address: address, loop: group.loops[0], router: AdminRouter(server: state))
+            let admin = try AdminServer(config: adminConfig, address: address, loop: group.loops[0], router: AdminRouter(server: state))
             self.admin = admin
             events(.adminListening(admin.boundAddress))
         } else {
             admin = nil
         }
         for address in bound { events(.listening(address)) }
+        state.warnIfCapped(config.limits.maxConnections)
     }
 
     /// The snapshot new exchanges use.

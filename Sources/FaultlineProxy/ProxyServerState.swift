@@ -8,7 +8,9 @@ import Synchronization
 /// the admin API's rule changes laid over it, so a SIGHUP reload keeps runtime rules.
 final class ProxyServerState: Sendable {
     /// Open client connections.
-    let connections = ConnectionCounter()
+    let connections: ConnectionCounter
+    /// The soft descriptor limit the connection ceiling was computed from.
+    private let descriptorLimit: Int
     /// Pin outcomes per upstream.
     let pinStatus = PinStatusBoard()
     /// Where notable events go (the executable prints them).
@@ -21,11 +23,20 @@ final class ProxyServerState: Sendable {
         var generation: Int
     }
 
+    /// Serializes changes; held while a new snapshot compiles (DNS, certificates, files),
+    /// which happens on the admin queue or the signal thread. Event loops never take it.
     private let current: Mutex<Configuration>
+    /// The snapshot in effect, held only to copy the reference: what loops may touch
+    /// (operator events, upstream logging) without ever waiting for a compile.
+    private let published: Mutex<ConfigSnapshot>
     private let loops = Mutex<[LoopContext]>([])
 
-    init(snapshot: ConfigSnapshot, events: @escaping @Sendable (ProxyEvent) -> Void) {
+    init(snapshot: ConfigSnapshot, events: @escaping @Sendable (ProxyEvent) -> Void,
+         connections: ConnectionCounter = ConnectionCounter(), descriptorLimit: Int = Int.max) {
+        self.connections = connections
+        self.descriptorLimit = descriptorLimit
         current = Mutex(Configuration(snapshot: snapshot, base: snapshot.config, generation: snapshot.generation))
+        published = Mutex(snapshot)
         eventSink = events
     }
 
@@ -36,18 +47,26 @@ final class ProxyServerState: Sendable {
         eventSink(event.redacted(by: snapshot.log.policy.redactor))
     }
 
+    /// Tells the operator when `configured` (limits.max_connections) is above what the
+    /// descriptor limit allows; the lower ceiling applies.
+    func warnIfCapped(_ configured: Int) {
+        guard configured > connections.ceiling else { return }
+        eventSink(.connectionsCapped(configured: configured, effective: connections.ceiling, descriptorLimit: descriptorLimit))
+    }
+
     /// The loops that receive new snapshots; set once at start.
     func attach(_ contexts: [LoopContext]) {
         loops.withLock { $0 = contexts }
     }
 
-    /// The snapshot new exchanges use.
-    var snapshot: ConfigSnapshot { current.withLock { $0.snapshot } }
+    /// The snapshot new exchanges use; never waits for a compile in progress.
+    var snapshot: ConfigSnapshot { published.withLock { $0 } }
 
     /// The configuration last loaded from the file (or command line), without runtime changes.
+    /// Waits for a compile in progress: not for event loops.
     var base: ProxyConfig { current.withLock { $0.base } }
 
-    /// The runtime rule changes in effect.
+    /// The runtime rule changes in effect. Waits for a compile in progress: not for event loops.
     var overlay: RuleOverlay { current.withLock { $0.overlay } }
 
     /// Client connections open now.
@@ -66,22 +85,34 @@ final class ProxyServerState: Sendable {
     }
 
     /// Compiles the changed configuration, then swaps it in everywhere: new exchanges use it,
-    /// exchanges in flight finish on the snapshot they started with.
+    /// exchanges in flight finish on the snapshot they started with. Blocks for the compile:
+    /// call it off the event loops (the admin API's queue, the signal thread).
     private func update(_ change: (inout Configuration) throws(ConfigErrors) -> Void) throws(ConfigErrors) -> ConfigSnapshot {
+        var previousLimit = 0
         let next: ConfigSnapshot = try current.withLock { state throws(ConfigErrors) -> ConfigSnapshot in
+            previousLimit = state.snapshot.config.limits.maxConnections
             var changed = state
             try change(&changed)
             let effective = try changed.overlay.apply(to: changed.base)
-            let snapshot = try ConfigSnapshot(config: effective, generation: state.generation + 1, previous: state.snapshot)
+            let snapshot = try ConfigSnapshot(config: effective, generation: state.generation + 1, previous: state.snapshot,
+                                              confinedBodyFiles: changed.overlay.bodyFiles)
             changed.snapshot = snapshot
             changed.generation = snapshot.generation
             state = changed
+            // Published while still holding the compile lock, so snapshots appear in order.
+            // The replaced snapshot is released outside that lock (its deinit frees TLS contexts).
+            let replaced = published.withLock { published -> ConfigSnapshot in
+                defer { published = snapshot }
+                return published
+            }
+            _ = replaced
             return snapshot
         }
         for context in loops.withLock({ $0 }) {
             context.loop.execute { context.snapshot = next }
         }
         events(.reloaded(generation: next.generation))
+        if next.config.limits.maxConnections != previousLimit { warnIfCapped(next.config.limits.maxConnections) }
         return next
     }
 }

@@ -8,22 +8,34 @@ extension ConfigLoader {
     /// as the file; error paths start with `rule.` (`rule.faults[0].when.probability: expected
     /// 0...1, got 1.5`). `name`, when given (the name in a URL), may be left out of the body
     /// and must match it when present; otherwise the body must name the rule.
+    ///
+    /// With `confineFiles` (the admin API), a `body_file` must resolve (links and `..`
+    /// included) inside `baseDirectory`, the config file's directory, and is kept as its real
+    /// path; without a base directory only inline bodies are accepted.
     public static func parseRule(
-        _ data: Data, upstreams: [UpstreamConfig], baseDirectory: String?, name: String? = nil
+        _ data: Data, upstreams: [UpstreamConfig], baseDirectory: String?, name: String? = nil, confineFiles: Bool = false
     ) throws(ConfigErrors) -> RouteConfig {
-        try parseRule(data, upstreams: upstreams, baseDirectory: baseDirectory, name: name, known: ConfigKeys.route).rule
+        try parseRule(data, upstreams: upstreams, baseDirectory: baseDirectory, name: name, known: ConfigKeys.route,
+                      confinement: confinement(baseDirectory, confineFiles)).rule
     }
 
     /// Same as `parseRule(_:upstreams:baseDirectory:name:)`, also accepting `"position":
     /// "start"|"end"` beside the route's keys (nil when absent).
     public static func parseRuleWithPosition(
-        _ data: Data, upstreams: [UpstreamConfig], baseDirectory: String?, name: String? = nil
+        _ data: Data, upstreams: [UpstreamConfig], baseDirectory: String?, name: String? = nil, confineFiles: Bool = false
     ) throws(ConfigErrors) -> (rule: RouteConfig, position: RulePosition?) {
-        try parseRule(data, upstreams: upstreams, baseDirectory: baseDirectory, name: name, known: adminRuleKeys)
+        try parseRule(data, upstreams: upstreams, baseDirectory: baseDirectory, name: name, known: adminRuleKeys,
+                      confinement: confinement(baseDirectory, confineFiles))
+    }
+
+    private static func confinement(_ baseDirectory: String?, _ confine: Bool) -> FileConfinement {
+        guard confine else { return .unconfined }
+        return baseDirectory.map(FileConfinement.within) ?? .inlineOnly
     }
 
     private static func parseRule(
-        _ data: Data, upstreams: [UpstreamConfig], baseDirectory: String?, name: String?, known: [String]
+        _ data: Data, upstreams: [UpstreamConfig], baseDirectory: String?, name: String?, known: [String],
+        confinement: FileConfinement
     ) throws(ConfigErrors) -> (rule: RouteConfig, position: RulePosition?) {
         let root: JSONValue
         switch JSONValue.parse(data) {
@@ -32,7 +44,7 @@ extension ConfigLoader {
         }
         let path = "rule"
         var diagnostics = Diagnostics()
-        let context = LoadContext(baseDirectory: baseDirectory, checkFiles: true, now: Date())
+        let context = LoadContext(baseDirectory: baseDirectory, checkFiles: true, now: Date(), confinement: confinement)
         let route = readRoute(root, path: path, upstreamNames: upstreams.map(\.name), known: known, context, &diagnostics)
         var position: RulePosition?
         if case .object(let fields) = root {

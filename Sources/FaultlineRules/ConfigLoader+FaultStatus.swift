@@ -22,7 +22,7 @@ extension ConfigLoader {
             diagnostics.add(object.path, "expected at most one of body, body_file, got body, body_file")
         } else if let text = object.string("body", expected: "a string", &diagnostics) {
             body = .text(text)
-        } else if let file = readFile(object, "body_file", required: false, context, &diagnostics) {
+        } else if let file = readBodyFile(object, context, &diagnostics) {
             body = .file(file)
         }
         guard let code else { return nil }

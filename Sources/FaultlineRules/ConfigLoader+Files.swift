@@ -1,8 +1,51 @@
+import Foundation
+
 extension ConfigLoader {
     /// A file path member (certificate, key, CA file): resolved against the config file's
     /// directory and, when the context asks, checked to be readable. Nil after reporting.
     static func readFile(
         _ object: FieldReader, _ key: String, required: Bool, _ context: LoadContext, _ diagnostics: inout Diagnostics
+    ) -> String? {
+        guard let text = filePath(object, key, required: required, &diagnostics) else { return nil }
+        let resolved = context.resolve(text)
+        if context.checkFiles, let problem = ConfigFileCheck.problem(readingFileAt: resolved) {
+            diagnostics.add(object.path(key), "cannot read \(JSONValue.quoted(text)): \(problem)")
+            return nil
+        }
+        return resolved
+    }
+
+    /// A status fault's `body_file`: a regular file of at most `FaultBodyFile.maxBytes`,
+    /// checked without opening it (a FIFO would block). Under confinement (admin API rules)
+    /// its real path must lie inside the config directory and is what is kept, so a later
+    /// read never follows a link out. Nil after reporting.
+    static func readBodyFile(_ object: FieldReader, _ context: LoadContext, _ diagnostics: inout Diagnostics) -> String? {
+        let key = "body_file"
+        guard let text = filePath(object, key, required: false, &diagnostics) else { return nil }
+        var path = context.resolve(text)
+        switch context.confinement {
+        case .unconfined:
+            break
+        case .inlineOnly:
+            diagnostics.add(object.path(key), "cannot use \(JSONValue.quoted(text)): the configuration was not loaded from a file, so there is no config directory; admin rules take inline bodies (\"body\") only")
+            return nil
+        case .within(let directory):
+            switch confined(path, within: directory) {
+            case .success(let real): path = real
+            case .failure(let problem):
+                diagnostics.add(object.path(key), "cannot use \(JSONValue.quoted(text)): \(problem)")
+                return nil
+            }
+        }
+        if context.checkFiles, let problem = FaultBodyFile.problem(at: path) {
+            diagnostics.add(object.path(key), "cannot read \(JSONValue.quoted(text)): \(problem)")
+            return nil
+        }
+        return path
+    }
+
+    private static func filePath(
+        _ object: FieldReader, _ key: String, required: Bool, _ diagnostics: inout Diagnostics
     ) -> String? {
         let what = "a file path"
         let value = required
@@ -13,11 +56,26 @@ extension ConfigLoader {
             diagnostics.add(object.path(key), "expected \(what), got \"\"")
             return nil
         }
-        let resolved = context.resolve(text)
-        if context.checkFiles, let problem = ConfigFileCheck.problem(readingFileAt: resolved) {
-            diagnostics.add(object.path(key), "cannot read \(JSONValue.quoted(text)): \(problem)")
-            return nil
+        return text
+    }
+
+    /// The real path of `path` (links and `..` resolved) if it lies inside the real path
+    /// of `directory`; otherwise why not.
+    private static func confined(_ path: String, within directory: String) -> Result<String, FaultBodyFile.Problem> {
+        guard let root = realPath(directory) else {
+            return .failure(FaultBodyFile.Problem(description: "the config directory \(JSONValue.quoted(directory)) cannot be resolved"))
         }
-        return resolved
+        guard let real = realPath(path) else {
+            return .failure(FaultBodyFile.Problem(description: String(cString: strerror(errno))))
+        }
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        guard real.hasPrefix(prefix) else {
+            return .failure(FaultBodyFile.Problem(description: "admin rules may only name files inside the config directory (\(root)); it resolves to \(real)"))
+        }
+        return .success(real)
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        FaultBodyFile.realPath(path)
     }
 }

@@ -6,7 +6,7 @@ extension ConfigLoader {
         }
         let workers = top.int("workers", in: 0...256, default: 0, &diagnostics)
         let listeners = readListeners(top, context, &diagnostics)
-        let admin = readAdmin(top, &diagnostics)
+        let admin = readAdmin(top, context, &diagnostics)
         let demoOrigin = top.object("demo_origin", known: ConfigKeys.demoOrigin, &diagnostics)
             .flatMap { readAddress($0, &diagnostics) }
             .map(DemoOriginConfig.init(address:))
@@ -63,16 +63,6 @@ extension ConfigLoader {
             }
         }
         return listeners
-    }
-
-    private static func readAdmin(_ top: FieldReader, _ diagnostics: inout Diagnostics) -> AdminConfig? {
-        guard let object = top.object("admin", known: ConfigKeys.admin, &diagnostics) else { return nil }
-        let address = readAddress(object, &diagnostics)
-        let token = object.string("token", expected: "a non-empty string", &diagnostics)
-        if token?.isEmpty == true {
-            diagnostics.add(object.path("token"), "expected a non-empty string, got \"\"")
-        }
-        return address.map { AdminConfig(address: $0, token: token) }
     }
 
     private static func readClientTimeouts(_ top: FieldReader, _ diagnostics: inout Diagnostics) -> ClientTimeouts {

@@ -10,13 +10,16 @@ struct LoadContext {
     let checkFiles: Bool
     /// "Now" for expiry warnings.
     let now: Date
+    /// Which files body paths may name (confined for admin API rules).
+    let confinement: FileConfinement
     /// Warnings met so far, in document order.
     private(set) var warnings: [ConfigWarning] = []
 
-    init(baseDirectory: String?, checkFiles: Bool, now: Date) {
+    init(baseDirectory: String?, checkFiles: Bool, now: Date, confinement: FileConfinement = .unconfined) {
         self.baseDirectory = baseDirectory
         self.checkFiles = checkFiles
         self.now = now
+        self.confinement = confinement
     }
 
     /// Records a warning at `path`.

@@ -19,6 +19,8 @@ enum EventPrinter {
             "faultline: pin failure report: \(json)"
         case .pinWarning(let upstream, let message):
             "faultline: warning: upstream \(upstream): \(message)"
+        case .connectionsCapped(let configured, let effective, let limit):
+            "faultline: warning: limits.max_connections \(configured) does not fit the descriptor limit (\(limit), see ulimit -n); accepting at most \(effective) client connections"
         case .reloaded(let generation):
             "faultline: configuration reloaded (generation \(generation))"
         case .reloadFailed(let message):

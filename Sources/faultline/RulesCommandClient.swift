@@ -40,16 +40,23 @@ struct RulesCommandClient {
 
     /// `http://host:port`, for messages.
     var url: String {
-        host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+        "http://\(authority)"
+    }
+
+    /// `host:port`, the host in brackets when it is an IPv6 literal: the Host header.
+    var authority: String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     /// Sends one request and reads the whole answer.
     func send(_ method: String, _ path: String, body: Data? = nil) throws(Failure) -> Response {
         let fd = try connect()
         defer { close(fd) }
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+        // The admin API answers only a Host naming it (bracketed for IPv6), and changes only
+        // through requests typed application/json, even bodiless ones (enable, reset).
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(authority)\r\nConnection: close\r\n"
         head += "Accept: application/json\r\nContent-Length: \(body?.count ?? 0)\r\n"
-        if body != nil { head += "Content-Type: application/json\r\n" }
+        if body != nil || method != "GET" { head += "Content-Type: application/json\r\n" }
         if let token { head += "Authorization: Bearer \(token)\r\n" }
         try write(fd, Data((head + "\r\n").utf8) + (body ?? Data()))
         return try parse(try readAll(fd))

@@ -50,6 +50,9 @@ enum RunCommand {
             Console.err(describe(error, file: parsed["config"]))
             return .invalidConfig
         }
+        // A proxy needs descriptors: the soft limit goes up to the hard one (max_connections
+        // is then capped to what that allows, with a warning).
+        DescriptorBudget.raiseSoftLimit()
         // Signals are taken by this thread only; every thread started later inherits the mask.
         _ = cl_block_signals()
         let server: ProxyServer

@@ -26,10 +26,11 @@ final class AdminStack: Sendable {
         ]
     }
 
-    static func config(originPort: Int, token: String?, routes: [[String: Any]] = fileRoutes) -> String {
+    static func config(originPort: Int, token: String?, routes: [[String: Any]] = fileRoutes,
+                       extra: [String: Any] = [:]) -> String {
         var admin: [String: Any] = ["address": "127.0.0.1:0"]
         if let token { admin["token"] = token }
-        let root: [String: Any] = [
+        var root: [String: Any] = [
             "workers": 1,
             "listeners": [["address": "127.0.0.1:0"]],
             "admin": admin,
@@ -37,14 +38,17 @@ final class AdminStack: Sendable {
             "routes": routes,
             "seed": 42,
         ]
+        root.merge(extra) { _, new in new }
         let data = (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func start(token: String? = nil) async throws -> AdminStack {
+    /// `extra` top-level keys replace the defaults (e.g. `timeouts_ms`, `limits`).
+    static func start(token: String? = nil, routes: [[String: Any]] = fileRoutes,
+                      extra: [String: Any] = [:]) async throws -> AdminStack {
         let origin = try await OriginProcess.demo()
         let directory = try TemporaryDirectory()
-        let path = try directory.write("faultline.json", config(originPort: origin.port, token: token))
+        let path = try directory.write("faultline.json", config(originPort: origin.port, token: token, routes: routes, extra: extra))
         let proxy = try await FaultlineProcess.run(config: path)
         let marker = "faultline: admin API listening on "
         let line = try await proxy.output.waitForLine(containing: marker)
@@ -58,7 +62,9 @@ final class AdminStack: Sendable {
     func admin(_ method: String, _ path: String, body: String? = nil, token: String?? = nil) async throws -> (status: Int, json: [String: Any]) {
         var arguments = ["-X", method, "-w", "\n%{http_code}"]
         if let bearer = token ?? self.token { arguments += ["-H", "Authorization: Bearer \(bearer)"] }
-        if let body { arguments += ["-H", "Content-Type: application/json", "--data-binary", body] }
+        // Every change is typed JSON, bodiless ones too (the admin API refuses others: CSRF).
+        if method != "GET" { arguments += ["-H", "Content-Type: application/json"] }
+        if let body { arguments += ["--data-binary", body] }
         let result = try await Curl.run(arguments + [adminURL + path])
         let text = result.text
         guard result.exitCode == 0, let newline = text.lastIndex(of: "\n"), let status = Int(text[text.index(after: newline)...]) else {

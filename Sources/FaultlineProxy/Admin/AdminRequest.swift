@@ -1,7 +1,7 @@
 import FaultlineHTTP
 
 /// One decoded admin request.
-struct AdminRequest {
+struct AdminRequest: Sendable {
     let method: String
     let path: String
     let query: String

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON answer of the admin API.
-struct AdminResponse {
+struct AdminResponse: Sendable {
     let status: Int
     let body: [UInt8]
 

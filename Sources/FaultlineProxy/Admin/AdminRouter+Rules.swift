@@ -8,7 +8,7 @@ extension AdminRouter {
         let parsed: (rule: RouteConfig, position: ConfigLoader.RulePosition?)
         do {
             parsed = try ConfigLoader.parseRuleWithPosition(
-                Data(body), upstreams: server.snapshot.config.upstreams, baseDirectory: nil)
+                Data(body), upstreams: server.snapshot.config.upstreams, baseDirectory: fileDirectory, confineFiles: true)
         } catch {
             return AdminRefusal(invalid: error).response
         }
@@ -22,7 +22,8 @@ extension AdminRouter {
         let rule: RouteConfig
         do {
             rule = try ConfigLoader.parseRule(
-                Data(body), upstreams: server.snapshot.config.upstreams, baseDirectory: nil, name: name)
+                Data(body), upstreams: server.snapshot.config.upstreams, baseDirectory: fileDirectory, name: name,
+                confineFiles: true)
         } catch {
             return AdminRefusal(invalid: error).response
         }
@@ -31,6 +32,12 @@ extension AdminRouter {
             created = overlay.replace(rule, current: current)
         }
         return created && response.status == 200 ? AdminResponse(status: 201, body: response.body) : response
+    }
+
+    /// The only directory a rule's `body_file` may point into: the config file's (relative
+    /// paths start there). Nil without a config file: inline bodies only.
+    private var fileDirectory: String? {
+        server.snapshot.config.admin?.configDirectory
     }
 
     /// `DELETE /rules/{name}`: 204, or 404 when no rule has that name.

@@ -1,0 +1,18 @@
+extension ConfigLoader {
+    /// The `admin` section. A non-loopback address without a token is refused: anyone on
+    /// the network could otherwise change rules or read the HAR capture.
+    static func readAdmin(_ top: FieldReader, _ context: LoadContext, _ diagnostics: inout Diagnostics) -> AdminConfig? {
+        guard let object = top.object("admin", known: ConfigKeys.admin, &diagnostics) else { return nil }
+        let address = readAddress(object, &diagnostics)
+        let token = object.string("token", expected: "a non-empty string", &diagnostics)
+        if token?.isEmpty == true {
+            diagnostics.add(object.path("token"), "expected a non-empty string, got \"\"")
+        }
+        guard let address else { return nil }
+        let admin = AdminConfig(address: address, token: token, configDirectory: context.baseDirectory)
+        if token == nil && !admin.isLoopback {
+            diagnostics.add(object.path("token"), "required when admin.address is not a loopback address (\(address)); set admin.token, or bind the admin API to 127.0.0.1")
+        }
+        return admin
+    }
+}
