@@ -30,7 +30,7 @@ final class ResponsePacer {
     init(socket: StreamSocket, loop: EventLoop, bytesPerSecond: Int, chunkBytes: Int, holdMilliseconds: Int) {
         self.socket = socket
         self.loop = loop
-        self.bytesPerSecond = bytesPerSecond
+        self.bytesPerSecond = max(0, bytesPerSecond)
         self.chunkBytes = max(1, chunkBytes)
         holding = holdMilliseconds > 0
         if holding {
@@ -57,7 +57,7 @@ final class ResponsePacer {
         }
         if isDrained && bytesPerSecond > 0 && paceStart != 0 {
             // No credit for the time the queue sat empty: pacing resumes from now.
-            paceStart = loop.now &- UInt64(paced) &* 1_000_000_000 / UInt64(bytesPerSecond)
+            paceStart = loop.now &- nanoseconds(toPace: paced)
         }
         queue.append(contentsOf: bytes)
         if queue.count - sent > Self.highWater && !upstreamPaused {
@@ -84,6 +84,23 @@ final class ResponsePacer {
         backpressure = nil
     }
 
+    /// The bytes the rate allows after `elapsed` nanoseconds, saturating: a rate taken from a
+    /// rule times a long transfer must not overflow (a trap would end every connection).
+    private func bytesAllowed(after elapsed: UInt64) -> Int {
+        let product = UInt64(bytesPerSecond).multipliedFullWidth(by: elapsed)
+        guard product.high < 1_000_000_000 else { return Int.max }
+        let quotient = UInt64(1_000_000_000).dividingFullWidth(product).quotient
+        return quotient > UInt64(Int.max) ? Int.max : Int(quotient)
+    }
+
+    /// The nanoseconds the rate needs for `bytes`, saturating like `bytesAllowed(after:)`.
+    private func nanoseconds(toPace bytes: Int) -> UInt64 {
+        let rate = UInt64(bytesPerSecond)
+        let product = UInt64(max(0, bytes)).multipliedFullWidth(by: 1_000_000_000)
+        guard product.high < rate else { return UInt64.max }
+        return rate.dividingFullWidth(product).quotient
+    }
+
     private func releaseHold() {
         holding = false
         pump()
@@ -97,14 +114,14 @@ final class ResponsePacer {
             if paceStart == 0 { paceStart = loop.now }
             // What the rate allows by now, counted from the start so rounding never drifts.
             let elapsed = loop.now &- paceStart
-            let allowed = Int(UInt64(bytesPerSecond) &* elapsed / 1_000_000_000) - paced
+            let allowed = bytesAllowed(after: elapsed) - paced
             var writable = max(0, min(allowed, queue.count - sent))
             if writable < queue.count - sent { writable = (writable / chunkBytes) * chunkBytes }
             if writable > 0 { writeQueued(upTo: sent + writable) }
             if !isDrained {
-                let nextBoundary = UInt64(paced + chunkBytes) &* 1_000_000_000 / UInt64(bytesPerSecond)
-                let deadline = paceStart &+ nextBoundary
-                timer = loop.schedule(atNanoseconds: max(deadline, loop.now &+ 1_000_000)) { [weak self] in
+                let nextBoundary = nanoseconds(toPace: paced + chunkBytes)
+                let (deadline, overflow) = paceStart.addingReportingOverflow(nextBoundary)
+                timer = loop.schedule(atNanoseconds: overflow ? UInt64.max : max(deadline, loop.now &+ 1_000_000)) { [weak self] in
                     self?.timer = nil
                     self?.pump()
                 }
