@@ -45,6 +45,43 @@ struct DifferentialFramingTests {
                 "seed \(Self.seed): only \(checker.benignAnswered) of \(checker.benignTotal) plain exchanges got their own response")
     }
 
+    /// The checker itself flags each class of defect, on synthetic input: a request stranded
+    /// in front of the next one (defect 3), a pooled connection holding half a request, a
+    /// body the origin decoded differently (defect 2), and another client's response (defect 4).
+    @Test func checkerFlagsEachClass() {
+        let attacker = DifferentialEdgeCases.post("self-attacker", "/echo/a", bytes: 5, chunked: true)
+        let victim = DifferentialEdgeCases.get("self-victim", "/echo/v")
+        let testCase = DifferentialCase(name: "self test", sequences: [
+            DifferentialSequence(name: "attacker", requests: [attacker], pipelined: false),
+            DifferentialSequence(name: "victim", requests: [victim, DifferentialEdgeCases.get("self-victim-2", "/echo/w")], pipelined: true),
+        ])
+        let head = { (request: DifferentialRequest) -> [UInt8] in
+            let end = request.wire.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound ?? request.wire.count
+            return Array(request.wire[..<end])
+        }
+        let stranded = head(attacker) + Array("1\r\nx\r\n".utf8) + victim.wire
+        let own = { (nonce: String) in
+            "HTTP/1.1 200 OK\r\nX-Nonce: \(nonce)\r\nX-Body-SHA256: \(SHA256.hex([]))\r\nContent-Length: 64\r\n\r\n"
+                + String(decoding: DifferentialRequest.responseBody(nonce: nonce, size: 64), as: UTF8.self)
+        }
+        let swapped = Array((own("self-victim-2") + own("self-victim")).utf8)
+        var checker = DifferentialChecker(testCase: testCase, transcripts: [
+            DifferentialTranscript(received: [], end: .closedByPeer, sentComplete: 1),
+            DifferentialTranscript(received: swapped, end: .complete, sentComplete: 2),
+        ])
+        checker.checkClients()
+        checker.checkOrigin([
+            RecordingOrigin.Connection(number: 1, bytes: stranded, ended: true),
+            RecordingOrigin.Connection(number: 2, bytes: head(attacker) + Array("1\r\nx".utf8), ended: false),
+            RecordingOrigin.Connection(number: 3, bytes: head(victim) + head(victim), ended: false),
+        ])
+        let text = checker.violations.joined(separator: "\n")
+        #expect(text.contains("DESYNC origin connection 1: bytes that are not HTTP/1.1"), "\(text)")
+        #expect(text.contains("DESYNC origin connection 2: left open holding part of a request"), "\(text)")
+        #expect(text.contains("MISROUTED client victim request 0"), "\(text)")
+        #expect(text.contains("origin connection 2: POST /echo/a (nonce self-attacker): the part of the body received"), "\(text)")
+    }
+
     // MARK: - running a case
 
     /// Runs every sequence of `testCase` against a fresh stack and checks the result.
@@ -97,8 +134,12 @@ struct DifferentialFramingTests {
         return checker
     }
 
-    /// One summary line per case in the test output, for the record of which cases fail.
+    /// One summary line per case in the test output, for the record of which cases fail, and
+    /// every violation on a line of its own (`grep DIFFERENTIAL`).
     static func report(_ testCase: DifferentialCase, _ checker: DifferentialChecker) {
+        for violation in checker.violations {
+            print("DIFFERENTIAL-VIOLATION | \(testCase.name) | " + violation.replacingOccurrences(of: "\n", with: "\n    "))
+        }
         let requests = testCase.sequences.reduce(0) { $0 + $1.requests.count }
         print("DIFFERENTIAL | \(testCase.name) | \(testCase.sequences.count) clients, \(requests) requests | "
               + "plain answered \(checker.benignAnswered)/\(checker.benignTotal) | violations \(checker.violations.count)"

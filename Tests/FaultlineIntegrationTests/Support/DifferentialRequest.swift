@@ -160,11 +160,13 @@ struct DifferentialRequest: Sendable {
     var isIdempotent: Bool { ["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE"].contains(method) }
 
     /// The header fields the origin must see: the client's, less hop-by-hop fields (the fixed
-    /// set and those Connection names) and framing, grouped by lowercase name.
+    /// set and those Connection names) and framing, grouped by lowercase name. Connection can
+    /// never remove Host (issue 9, defect 2): it is compared whatever Connection says.
     var endToEndHeaders: [String: [String]] {
         let lowered = headers.map { StrictMessage.Field(name: $0.name.lowercased(), value: $0.value) }
         let named = Set(lowered.filter { $0.name == "connection" }
             .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } })
+            .subtracting(["host"])
         return Self.group(lowered.filter { !Self.hopByHop.contains($0.name) && !named.contains($0.name) })
     }
 
