@@ -13,7 +13,7 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct DifferentialFramingTests {
     /// No byte and no close for this long while a response is due counts as a stall.
-    static let stall: Duration = .seconds(8)
+    static let stall: Duration = .seconds(10)
 
     static var seed: UInt64 {
         ProcessInfo.processInfo.environment["FAULTLINE_DIFF_SEED"].flatMap { UInt64($0) } ?? 20_261_201

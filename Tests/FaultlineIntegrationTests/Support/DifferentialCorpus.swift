@@ -99,7 +99,12 @@ enum DifferentialCorpus {
         if rng.chance(0.05) { headers.append(Field(name: "Keep-Alive", value: "timeout=5")) }
         if rng.chance(0.05) { headers.append(Field(name: "TE", value: "trailers")) }
         if rng.chance(0.05) { headers += [Field(name: "User-Agent", value: "differential/1.0"), Field(name: "Accept", value: "*/*")] }
-        if rng.chance(0.03) { headers.append(Field(name: "X-Latin", value: "caf\u{e9} cr\u{e8}me")) }
+        if rng.chance(0.03) {
+            // obs-text (bytes >= 0x80) is valid in a field value, but a proxy may refuse it.
+            headers.append(Field(name: "X-Latin", value: "caf\u{e9} cr\u{e8}me"))
+            outcome.proxyStatuses.insert(400)
+            outcome.benign = false
+        }
         if rng.chance(0.03) { headers.append(Field(name: "X-Tab", value: "a\tb")) }
         var closing = false
         if last && rng.chance(0.06) {
