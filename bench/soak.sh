@@ -42,12 +42,15 @@ CONNECTIONS=50
 SEED=1
 while (($#)); do
   case $1 in
+    --requests|--warmup|--exchanges|--connections|--seed) (($# >= 2)) || die "$1 needs a value" ;;
+  esac
+  case $1 in
     --requests) REQUESTS=${2:-}; shift 2 ;;
     --warmup) WARMUP_REQUESTS=${2:-}; shift 2 ;;
     --exchanges) EXCHANGES=${2:-}; shift 2 ;;
     --connections) CONNECTIONS=${2:-}; shift 2 ;;
     --seed) SEED=${2:-}; shift 2 ;;
-    -h|--help) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
