@@ -77,6 +77,17 @@ enum DifferentialEdgeCases {
             ], defect: "2"))
         }
 
+        // The response side of smuggling: an origin that answers twice to one request. The
+        // extra answer must never reach the next client on that pooled connection.
+        cases.append(DifferentialCase(name: "origin sends an unsolicited response after one", sequences: [
+            DifferentialSequence(name: "client", requests: [
+                get("extra-response", "/echo/a", respond: "extra", size: 100,
+                    outcome: Outcome(reach: .allowed, ownStatus: 200, proxyStatuses: [502], benign: false)),
+            ], pipelined: false),
+            victim("extra-response-1"),
+            victim("extra-response-2"),
+        ], defect: "2 (response side)"))
+
         // Defect 3: a chunk size that turns out malformed after the head was forwarded (sent
         // at once, in two writes, or with a request pipelined behind it). Whether the stranded
         // bytes meet a later request depends on timing, so each case plays eight rounds.

@@ -20,6 +20,7 @@
 /// - `204`: 204 No Content
 /// - `conn-cl N`, `conn-te N`: hostile: `Connection: content-length` (or
 ///   `transfer-encoding`) naming the response's own framing header
+/// - `extra N`: as `cl`, then at once a second, unsolicited response (nonce `unsolicited`)
 enum RecordingOriginScript {
     static let source = PythonOriginScript.listenerPreamble + #"""
 import hashlib, os, re
@@ -162,6 +163,10 @@ def respond(conn, n, method, headers, body):
     if mode == "conn-te":
         sock.sendall(b"HTTP/1.1 200 OK\r\n" + tag + b"Connection: transfer-encoding\r\nTransfer-Encoding: chunked\r\n\r\n"
                      + chunks(payload, nonce) + b"0\r\n\r\n")
+        return True
+    if mode == "extra":
+        sock.sendall(b"HTTP/1.1 200 OK\r\n" + tag + b"Content-Length: %d\r\n\r\n" % size + payload)
+        sock.sendall(b"HTTP/1.1 200 OK\r\nX-Nonce: unsolicited\r\nContent-Length: 11\r\n\r\nunsolicited")
         return True
     if mode == "mid":
         sock.sendall(b"HTTP/1.1 200 OK\r\n" + tag + b"Content-Length: %d\r\n\r\n" % size + payload[:size // 2])
