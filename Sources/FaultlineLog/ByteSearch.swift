@@ -15,8 +15,8 @@ enum ByteSearch {
     }
 
     /// Whether `bytes[at...]` starts with `prefix`, ASCII case-insensitively.
-    static func hasPrefix(_ bytes: [UInt8], at: Int, caseInsensitive prefix: [UInt8]) -> Bool {
-        guard at >= 0, at + prefix.count <= bytes.count else { return false }
+    static func hasPrefix(_ bytes: ArraySlice<UInt8>, at: Int, caseInsensitive prefix: [UInt8]) -> Bool {
+        guard at >= bytes.startIndex, at + prefix.count <= bytes.endIndex else { return false }
         for index in 0..<prefix.count where lower(bytes[at + index]) != lower(prefix[index]) {
             return false
         }

@@ -89,10 +89,42 @@ extension LogRecord {
         message = redactedText(text, field: "message", policy)
     }
 
-    /// Adds an extra attribute (e.g. `tls.protocol.version`, `faultline.pin.observed`);
-    /// its value goes through text redaction and the header value cap.
+    /// Sets an extra string attribute (e.g. `tls.protocol.version`); its value goes through
+    /// text redaction and the header value cap. Keys are unique in a record: setting a key
+    /// again replaces its value, and a key the record writes itself (`kind`, `url.path`,
+    /// `http.request.header.…`) is refused, so no JSON line ever repeats a key.
     public mutating func addAttribute(_ key: String, _ value: String, policy: LogPolicy) {
-        attributes.append(LogField(name: key, value: redactedText(value, field: key, policy)))
+        setAttribute(key, .string(redactedText(value, field: key, policy)))
+    }
+
+    /// Sets an extra attribute holding an array of strings (e.g. `faultline.pin.matched`),
+    /// each redacted and capped like a string attribute.
+    public mutating func addAttribute(_ key: String, strings values: [String], policy: LogPolicy) {
+        setAttribute(key, .strings(values.map { redactedText($0, field: key, policy) }))
+    }
+
+    /// Sets an extra attribute holding an array of objects (e.g. `faultline.pin.chain`, one
+    /// object per certificate); values redacted and capped, a key repeated within an
+    /// object keeps its first value.
+    public mutating func addAttribute(_ key: String, objects: [[(name: String, value: String)]], policy: LogPolicy) {
+        let redacted = objects.map { object -> [LogField] in
+            var fields: [LogField] = []
+            for member in object where !fields.contains(where: { $0.name == member.name }) {
+                fields.append(LogField(name: member.name, value: redactedText(member.value, field: "\(key).\(member.name)", policy)))
+            }
+            return fields
+        }
+        setAttribute(key, .objects(redacted))
+    }
+
+    private mutating func setAttribute(_ key: String, _ value: LogAttribute.Value) {
+        guard !JSONLineEncoder.isRecordKey(key) else { return }
+        let attribute = LogAttribute(name: key, value: value)
+        if let index = attributes.firstIndex(where: { $0.name == key }) {
+            attributes[index] = attribute
+        } else {
+            attributes.append(attribute)
+        }
     }
 
     private mutating func redactedText(_ text: String, field: String, _ policy: LogPolicy) -> String {

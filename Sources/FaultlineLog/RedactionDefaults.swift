@@ -28,6 +28,13 @@ public enum RedactionDefaults {
         "api_key", "apikey", "authorization", "credit_card", "card_number", "cvv", "ssn",
     ]
 
+    /// Names redacted wherever a name is matched outside headers (query and fragment
+    /// parameters, form and JSON fields, free text) beyond the lists above and the substring
+    /// rule: short or compound names of secrets that no substring catches safely.
+    public static let extraNames: [String] = [
+        "jwt", "otp", "totp", "pin", "passcode", "passphrase", "private_key", "pwd",
+    ]
+
     /// The text that replaces every redacted value.
     public static let placeholder = "[REDACTED]"
 }
