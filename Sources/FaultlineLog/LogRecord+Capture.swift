@@ -1,7 +1,8 @@
 extension LogRecord {
     /// Sets path and query from a request target: origin form (`/p?q`) or absolute form
     /// (`http://user:pass@host:8080/p?q`, which also sets scheme, host and port, never
-    /// the userinfo). The query is redacted; both are capped.
+    /// the userinfo). The query is redacted, and a path with `=` in it (`;jsessionid=…`)
+    /// goes through the free-text rules; both are capped.
     public mutating func setTarget(_ target: String, policy: LogPolicy) {
         setTarget(bytes: Array(target.utf8), policy: policy)
     }
@@ -23,7 +24,15 @@ extension LogRecord {
         }
         let fragment = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
         let mark = bytes[..<fragment].firstIndex(of: UInt8(ascii: "?"))
-        path = capped(bytes[..<(mark ?? fragment)], limit: policy.options.urlMaxBytes)
+        let pathBytes = bytes[..<(mark ?? fragment)]
+        path = capped(pathBytes, limit: policy.options.urlMaxBytes)
+        // Path parameters can carry a session (`/app;jsessionid=…`): a path with `=` goes
+        // through the free-text rules.
+        if let text = path, pathBytes.contains(UInt8(ascii: "=")) {
+            let result = policy.redactor.redact(text: text, field: "request.path")
+            path = result.text
+            redacted += result.redactedFields
+        }
         guard let mark else { return }
         let (kept, omitted) = Truncation.cap(bytes[(mark + 1)..<fragment], limit: policy.options.urlMaxBytes)
         let result = policy.redactor.redactQuery(String(decoding: kept, as: UTF8.self), direction: .request)
