@@ -14,7 +14,16 @@ struct JSONFieldScanner {
     /// Prefix of the redacted-field names, e.g. `request.body.`.
     let field: String
     /// How many JSON-in-a-string levels deep this scan is.
-    var depth = 0
+    let depth: Int
+    /// The free-text scanner every string goes through (made once per document, not per string).
+    private let text: TextRedactionScanner
+
+    init(redactor: Redactor, field: String, depth: Int = 0) {
+        self.redactor = redactor
+        self.field = field
+        self.depth = depth
+        text = TextRedactionScanner(redactor: redactor, field: String(field.dropLast()))
+    }
 
     /// Levels of JSON inside JSON strings that are parsed as JSON; deeper ones are scanned
     /// as free text (which still catches `"name": "value"` pairs).
@@ -30,9 +39,9 @@ struct JSONFieldScanner {
         let wellFormed = scan(&edits)
         let once = edits.changed ? edits.result() : bytes
         if wellFormed { return (once, edits.fields, edits.changed) }
-        var text = RedactionEdits(once[...])
-        TextRedactionScanner(redactor: redactor, field: String(field.dropLast())).scan(once.indices, &text)
-        return (text.changed ? text.result() : once, edits.fields + text.fields, edits.changed || text.changed)
+        var again = RedactionEdits(once[...])
+        text.scan(once.indices, &again)
+        return (again.changed ? again.result() : once, edits.fields + again.fields, edits.changed || again.changed)
     }
 
     /// Scans the whole of `edits.input`; returns whether it looked well-formed.
@@ -91,7 +100,6 @@ struct JSONFieldScanner {
         let contentStart = range.lowerBound + 1
         let contentEnd = closed ? range.upperBound - 1 : range.upperBound
         guard contentEnd > contentStart else { return }
-        let text = TextRedactionScanner(redactor: redactor, field: String(field.dropLast()))
         guard escaped else {
             // No escapes: the bytes are the text, and `[REDACTED]` needs no escaping.
             text.scan(contentStart..<contentEnd, &edits)
