@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import FaultlineLog
 
@@ -97,5 +98,26 @@ extension RedactionScannerTests {
             #expect(!result.text.contains(secret), "\(secret) in \(result.text)")
         }
         #expect(result.text.hasPrefix("data: user=v&next=") && result.text.contains(" too, "), "\(result.text)")
+    }
+}
+
+extension RedactionScannerTests {
+    @Test func redactedJSONStaysValidJSON() throws {
+        let documents = [
+            #"{"headers": {"Cookie": "a=b", "X-Api-Key": 42}, "list": [{"jwt": ["x", {"y": 1}]}, null, true]}"#,
+            #"{"data": "{\"note\": \"\\ud83d\\ude00 token=t1\", \"q\": \"tab\\there\"}", "s": "line\nbreak password=t2 \u00e9"}"#,
+            #"["https:\/\/h\/?access_token=t3&x=1", "Bearer t4", {"otp": null}]"#,
+        ]
+        for document in documents {
+            let result = json(document)
+            let parsed = try JSONSerialization.jsonObject(with: Data(result.text.utf8), options: [.fragmentsAllowed])
+            #expect(!(parsed is NSNull), "\(result.text)")
+            for secret in ["t1", "t2", "t3", "t4", "a=b", "42"] {
+                #expect(!result.text.contains(secret), "\(secret) in \(result.text)")
+            }
+        }
+        // Escapes outside what was redacted come back as the characters they stood for.
+        let emoji = json(#"{"data": "{\"note\": \"\\ud83d\\ude00 token=t1\"}"}"#).text
+        #expect(emoji.contains("😀 token=[REDACTED]"), "\(emoji)")
     }
 }
