@@ -5,6 +5,9 @@
 ///   header names such as an echoed `"Cookie"` or `"X-Api-Key"`, the extra names and the
 ///   header substrings) has its value replaced whole: string, number, object or array
 ///   becomes `"[REDACTED]"`; `null` is kept.
+/// - In an object naming a secret in `"name"` or `"key"` (`{"name": "X-Api-Key", "value":
+///   …}`, as HAR headers and Kubernetes env entries are written), the `"value"` member that
+///   follows is redacted the same way.
 /// - Every other string, key or value, goes through the free-text rules (URLs with query
 ///   secrets, `name=value`, `Bearer …`); a string holding JSON (`"{\"password\": …}"`) is
 ///   unescaped and scanned as JSON itself, up to `maxDepth` levels, then escaped back.
@@ -48,13 +51,18 @@ struct JSONFieldScanner {
     func scan(_ edits: inout RedactionEdits) -> Bool {
         let bytes = edits.input
         var nesting = 0
+        // A `{"name": "X-Api-Key", "value": …}` pair (HAR headers, Kubernetes env): the
+        // sensitive name seen and the nesting of its object, so its `value` goes too.
+        var pairName: (nesting: Int, name: [UInt8])?
         var wellFormed = true
         var index = bytes.startIndex
         while index < bytes.endIndex {
             guard bytes[index] == UInt8(ascii: "\"") else {
                 switch bytes[index] {
                 case UInt8(ascii: "{"), UInt8(ascii: "["): nesting += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"): nesting -= 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    nesting -= 1
+                    if let pair = pairName, nesting < pair.nesting { pairName = nil }
                 default: break
                 }
                 index += 1
@@ -70,9 +78,17 @@ struct JSONFieldScanner {
                 continue
             }
             let rawKey = bytes[(index + 1)..<(string.end - 1)]
-            let sensitive = string.escaped ? redactor.bodyRules.matches(JSONString.unescape(rawKey))
-                : redactor.bodyRules.matches(rawKey)
+            let key = string.escaped ? JSONString.unescape(rawKey)[...] : rawKey
+            var label = key
+            var sensitive = redactor.bodyRules.matches(key)
+            if !sensitive, let pair = pairName, pair.nesting == nesting, Self.isWord(key, "value") {
+                sensitive = true
+                label = pair.name[...]
+            }
             guard sensitive else {
+                if Self.isWord(key, "name") || Self.isWord(key, "key") {
+                    pairName = pairedName(bytes, after: colon, nesting: nesting) ?? pairName
+                }
                 redactString(index..<string.end, closed: true, escaped: string.escaped, &edits)
                 index = string.end
                 continue
@@ -86,12 +102,29 @@ struct JSONFieldScanner {
             let valueEnd = Self.skipValue(bytes, from: valueStart)
             if bytes[valueStart] == UInt8(ascii: "\""), !Self.skipString(bytes, from: valueStart).closed { wellFormed = false }
             if !bytes[valueStart..<valueEnd].elementsEqual("null".utf8) {
-                let key = string.escaped ? JSONString.unescape(rawKey) : Array(rawKey)
-                edits.replace(valueStart..<valueEnd, with: Self.redactedValue, field: field + RedactionName.lower(key))
+                edits.replace(valueStart..<valueEnd, with: Self.redactedValue, field: field + RedactionName.lower(label))
             }
             index = valueEnd
         }
         return wellFormed && nesting == 0
+    }
+
+    /// The value of a `"name"`/`"key"` member starting after `colon`, when it is a string
+    /// naming a secret, with the member's nesting.
+    private func pairedName(_ bytes: ArraySlice<UInt8>, after colon: Int, nesting: Int) -> (nesting: Int, name: [UInt8])? {
+        var start = colon + 1
+        while start < bytes.endIndex, ByteSearch.isSpace(bytes[start]) { start += 1 }
+        guard start < bytes.endIndex, bytes[start] == UInt8(ascii: "\"") else { return nil }
+        let string = Self.skipString(bytes, from: start)
+        guard string.closed else { return nil }
+        let raw = bytes[(start + 1)..<(string.end - 1)]
+        let name = string.escaped ? JSONString.unescape(raw) : Array(raw)
+        return redactor.bodyRules.matches(name) ? (nesting, name) : nil
+    }
+
+    /// Whether `key` is `word` (ASCII, case-insensitive).
+    private static func isWord(_ key: ArraySlice<UInt8>, _ word: String) -> Bool {
+        key.count == word.utf8.count && zip(key, word.utf8).allSatisfy { ByteSearch.lower($0) == $1 }
     }
 
     /// A string (from its opening quote) through the free-text rules; JSON inside it

@@ -121,3 +121,15 @@ extension RedactionScannerTests {
         #expect(emoji.contains("😀 token=[REDACTED]"), "\(emoji)")
     }
 }
+
+extension RedactionScannerTests {
+    @Test func nameValuePairsNamingASecret() {
+        let result = json(#"{"headers": [{"name": "X-Api-Key", "value": "t1"}, {"name": "Accept", "value": "visible"}],"#
+            + #" "env": [{"name": "DB_PASSWORD", "meta": {"value": "inner-visible"}, "value": "t2"}], "value": "top-visible"}"#)
+        #expect(!result.text.contains("t1") && !result.text.contains("t2"), "\(result.text)")
+        for neighbour in ["\"visible\"", "inner-visible", "top-visible"] {
+            #expect(result.text.contains(neighbour), "\(neighbour) in \(result.text)")
+        }
+        #expect(result.redactedFields == ["response.body.x-api-key", "response.body.db_password"], "\(result.redactedFields)")
+    }
+}
