@@ -33,6 +33,11 @@ enum ByteSearch {
         byte == 32 || byte == 9 || byte == 10 || byte == 13
     }
 
+    /// Whether `byte` is an ASCII hex digit.
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 70) || (byte >= 97 && byte <= 102)
+    }
+
     /// Whether `byte` can be part of a parameter or field name in free text.
     static func isNameByte(_ byte: UInt8) -> Bool {
         (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)

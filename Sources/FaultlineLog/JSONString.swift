@@ -51,7 +51,7 @@ enum JSONString {
         guard index + 4 <= raw.endIndex else { return nil }
         var value: UInt32 = 0
         for byte in raw[index..<(index + 4)] {
-            guard byte.isHexDigit else { return nil }
+            guard ByteSearch.isHexDigit(byte) else { return nil }
             let digit: UInt8 = byte <= 57 ? byte - 48 : (byte | 0x20) - 87
             value = value << 4 | UInt32(digit)
         }

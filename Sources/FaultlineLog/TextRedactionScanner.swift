@@ -192,7 +192,7 @@ struct TextRedactionScanner {
 
     /// Whether `%XX` (two hex digits) starts at `index`.
     private static func isPercentEscape(_ bytes: ArraySlice<UInt8>, at index: Int, limit: Int) -> Bool {
-        index + 2 < limit && bytes[index] == UInt8(ascii: "%") && bytes[index + 1].isHexDigit && bytes[index + 2].isHexDigit
+        index + 2 < limit && bytes[index] == UInt8(ascii: "%") && ByteSearch.isHexDigit(bytes[index + 1]) && ByteSearch.isHexDigit(bytes[index + 2])
     }
 
     private static func isQuote(_ byte: UInt8) -> Bool {
@@ -224,12 +224,5 @@ struct TextRedactionScanner {
         default:
             false
         }
-    }
-}
-
-extension UInt8 {
-    /// Whether the byte is an ASCII hex digit.
-    var isHexDigit: Bool {
-        (self >= 48 && self <= 57) || (self >= 65 && self <= 70) || (self >= 97 && self <= 102)
     }
 }
