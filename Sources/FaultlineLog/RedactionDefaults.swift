@@ -32,8 +32,12 @@ public enum RedactionDefaults {
     /// parameters, form and JSON fields, free text) beyond the lists above and the substring
     /// rule: short or compound names of secrets that no substring catches safely.
     public static let extraNames: [String] = [
-        "jwt", "otp", "totp", "pin", "passcode", "passphrase", "private_key", "pwd",
+        "jwt", "otp", "totp", "passcode", "passphrase", "private_key", "pwd",
     ]
+
+    /// Extra names matched only as parameter and field names (query, form, JSON), not in
+    /// free text, where `pin: …` is ordinary prose (Faultline's own pin messages).
+    public static let fieldOnlyNames: [String] = ["pin"]
 
     /// The text that replaces every redacted value.
     public static let placeholder = "[REDACTED]"

@@ -53,11 +53,12 @@ public struct Redactor: Sendable {
         bodyFieldNames = build(RedactionDefaults.bodyFields, addBodyFields, removeBodyFields)
         textNames = headerNames.union(queryNames).union(bodyFieldNames)
         let extra = Set(RedactionDefaults.extraNames.map(RedactionName.normalize))
+        let fieldExtra = extra.union(RedactionDefaults.fieldOnlyNames.map(RedactionName.normalize))
         let keptQuery = Set(removeQueryParameters.map(RedactionName.normalize))
         let keptBody = Set(removeBodyFields.map(RedactionName.normalize)).union(keptHeaderNames)
-        queryRules = RedactionNameRules(exact: queryNames.union(bodyFieldNames).union(extra).subtracting(keptQuery),
+        queryRules = RedactionNameRules(exact: queryNames.union(bodyFieldNames).union(fieldExtra).subtracting(keptQuery),
                                         kept: keptQuery, substrings: headerSubstrings)
-        bodyRules = RedactionNameRules(exact: bodyFieldNames.union(headerNames).union(extra).subtracting(keptBody),
+        bodyRules = RedactionNameRules(exact: bodyFieldNames.union(headerNames).union(fieldExtra).subtracting(keptBody),
                                        kept: keptBody, substrings: headerSubstrings)
         textRules = RedactionNameRules(exact: textNames.union(extra).subtracting(keptHeaderNames), kept: keptHeaderNames,
                                        substrings: headerSubstrings)

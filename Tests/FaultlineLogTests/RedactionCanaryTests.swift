@@ -137,7 +137,7 @@ extension RedactionCanaryTests {
         record.setBody(Array(("{" + members.joined(separator: ", ") + "}").utf8), contentType: "application/json",
                        direction: .response, policy: policy)
         var text = LogRecord(kind: .exchange, requestID: "rid-text")
-        text.setBody(Array("jwt=\(canary.next("t1")) token[]=\(canary.next("t2")) see https://h/?otp=\(canary.next("t3")) <pin>\(canary.next("t4"))</pin> visible-text".utf8),
+        text.setBody(Array("jwt=\(canary.next("t1")) token[]=\(canary.next("t2")) see https://h/?otp=\(canary.next("t3")) <passcode>\(canary.next("t4"))</passcode> visible-text".utf8),
                      contentType: "text/plain", direction: .response, policy: policy)
         let records = [record, text]
 

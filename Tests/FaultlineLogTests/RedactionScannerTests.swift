@@ -133,3 +133,13 @@ extension RedactionScannerTests {
         #expect(result.redactedFields == ["response.body.x-api-key", "response.body.db_password"], "\(result.redactedFields)")
     }
 }
+
+extension RedactionScannerTests {
+    @Test func pinIsAFieldNameNotAWordOfProse() {
+        #expect(redactor.isSensitiveQueryParameter("pin") && redactor.isSensitiveBodyField("PIN"))
+        #expect(json(#"{"pin": 1234}"#).text == #"{"pin": "[REDACTED]"}"#)
+        let message = "the verified chain matched no configured pin: refused, nothing was forwarded"
+        #expect(redactor.redact(text: message, field: "message").text == message)
+        #expect(redactor.redact(text: "no backup pin: every pin matches", field: "message").redactedFields.isEmpty)
+    }
+}
