@@ -70,6 +70,8 @@ struct LoggingRecordKeysTests {
         let pins = records.filter { $0.kind == "pin" }
         #expect(pins.contains { $0["faultline.pin.result"] as? String == "warning" }, "no pin warning record: \(pins)")
         #expect(pins.contains { $0["faultline.pin.result"] as? String == "mismatch" }, "no mismatch record: \(pins)")
+        // Redaction leaves Faultline's own words alone ("…matched no configured pin: refused…").
+        #expect(!pins.contains { ($0["faultline.message"] as? String ?? "").contains("[REDACTED]") }, "\(pins)")
         let verdict = try #require(pins.first { $0["faultline.pin.result"] as? String == "match" }, "\(pins)")
         // The chain is one array of objects, leaf first.
         let chainEntries = verdict["faultline.pin.chain"] as? [[String: Any]] ?? []
