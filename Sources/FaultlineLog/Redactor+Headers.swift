@@ -43,9 +43,7 @@ extension Redactor {
         // Any other value through the free-text rules (`Link: <…?access_token=…>`,
         // `X-Debug: token=…`), when it has what a secret there needs: a separator or a space.
         var copy = value
-        let mayHold = copy.withUTF8 { bytes in
-            bytes.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: ":") || $0 == 32 || $0 == UInt8(ascii: "<") }
-        }
+        let mayHold = copy.withUTF8 { TextRedactionScanner.mayHoldSecret($0) }
         return mayHold ? redact(text: value, field: field) : Redacted(text: value)
     }
 

@@ -45,6 +45,8 @@ extension Redactor {
     /// `prefix` ends in `.` (`request.query.`).
     func redactValue(_ range: Range<Int>, field prefix: String, depth: Int, _ edits: inout RedactionEdits) {
         let bytes = edits.input
+        // Most values (ids, numbers, words) cannot hold anything the scan finds.
+        guard TextRedactionScanner.mayHoldSecret(bytes[range]) else { return }
         let textField = String(prefix.dropLast())
         guard depth < TextRedactionScanner.maxDepth else {
             // Deep nesting (a URL in a value in a URL…) is not followed further: what could
@@ -55,7 +57,8 @@ extension Redactor {
             return
         }
         let scanner = TextRedactionScanner(redactor: self, field: textField, depth: depth + 1)
-        guard bytes[range].contains(UInt8(ascii: "%")) else {
+        // `+` is a space in a query or form value (`Bearer+…`): those are scanned decoded too.
+        guard bytes[range].contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
             scanner.scan(range, &edits)
             return
         }

@@ -23,6 +23,17 @@ struct TextRedactionScanner {
     private static let parameterSchemes: [[UInt8]] = ["digest", "negotiate", "ntlm", "aws4-hmac-sha256", "hoba",
                                                       "mutual", "dpop", "oauth", "token"].map { Array($0.utf8) }
 
+    /// Whether `bytes` has what any secret this scanner finds needs (a separator, a space
+    /// before a credential, an escape or a tag): a cheap test that spares most values the scan.
+    static func mayHoldSecret(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.contains { byte in
+            switch byte {
+            case UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "<"), UInt8(ascii: "%"), UInt8(ascii: "+"), 32, 9: true
+            default: false
+            }
+        }
+    }
+
     /// The redacted bytes, and the fields redacted (in order).
     func redact(_ bytes: [UInt8]) -> (bytes: [UInt8], fields: [String]) {
         var edits = RedactionEdits(bytes[...])

@@ -143,3 +143,10 @@ extension RedactionScannerTests {
         #expect(redactor.redact(text: "no backup pin: every pin matches", field: "message").redactedFields.isEmpty)
     }
 }
+
+extension RedactionScannerTests {
+    @Test func aPlusIsASpaceInParameterValues() {
+        // Decoded to scan, re-encoded when something was redacted; untouched otherwise.
+        #expect(redactor.redactQuery("auth=Bearer+t1&x=a+b").text == "auth=Bearer%20[REDACTED]&x=a+b")
+    }
+}
