@@ -15,8 +15,8 @@ enum ByteSearch {
     }
 
     /// Whether `bytes[at...]` starts with `prefix`, ASCII case-insensitively.
-    static func hasPrefix(_ bytes: [UInt8], at: Int, caseInsensitive prefix: [UInt8]) -> Bool {
-        guard at >= 0, at + prefix.count <= bytes.count else { return false }
+    static func hasPrefix(_ bytes: ArraySlice<UInt8>, at: Int, caseInsensitive prefix: [UInt8]) -> Bool {
+        guard at >= bytes.startIndex, at + prefix.count <= bytes.endIndex else { return false }
         for index in 0..<prefix.count where lower(bytes[at + index]) != lower(prefix[index]) {
             return false
         }
@@ -31,6 +31,11 @@ enum ByteSearch {
     /// Whether `byte` is ASCII whitespace.
     static func isSpace(_ byte: UInt8) -> Bool {
         byte == 32 || byte == 9 || byte == 10 || byte == 13
+    }
+
+    /// Whether `byte` is an ASCII hex digit.
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 70) || (byte >= 97 && byte <= 102)
     }
 
     /// Whether `byte` can be part of a parameter or field name in free text.

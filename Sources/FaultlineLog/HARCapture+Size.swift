@@ -34,7 +34,7 @@ extension HARCapture {
         add(record.responseBody)
         add(record.requestHeaders)
         add(record.responseHeaders)
-        add(record.attributes)
+        for attribute in record.attributes { total += attribute.estimatedBytes(overhead: fieldOverhead) }
         add(record.faults)
         add(record.redacted)
         return total

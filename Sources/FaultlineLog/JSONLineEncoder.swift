@@ -37,10 +37,7 @@ public enum JSONLineEncoder {
         writer.member("error.type", record.errorType)
         writer.member("faultline.error", record.error)
         writer.member("faultline.message", record.message)
-        for attribute in record.attributes {
-            writer.key(attribute.name)
-            writer.string(attribute.value)
-        }
+        for attribute in record.attributes { Self.attribute(attribute, &writer) }
         headers(record.requestHeaders, prefix: "http.request.header.", &writer)
         headers(record.responseHeaders, prefix: "http.response.header.", &writer)
         writer.member("faultline.headers.omitted", record.omittedHeaders == 0 ? nil : record.omittedHeaders)
@@ -49,6 +46,47 @@ public enum JSONLineEncoder {
         writer.member("faultline.redacted", record.redacted)
         writer.end()
         return writer.bytes
+    }
+
+    /// The keys `encode` writes itself, which no attribute may reuse (see `isRecordKey`).
+    private static let recordKeys: Set<String> = [
+        "time", "kind", "request.id", "client.address", "client.port", "network.protocol.version",
+        "http.request.method", "url.scheme", "server.address", "server.port", "url.path", "url.query",
+        "http.response.status_code", "http.request.body.size", "http.response.body.size", "faultline.duration.connect",
+        "faultline.duration.tls", "faultline.duration.first_byte", "faultline.duration.total", "faultline.upstream",
+        "faultline.route", "faultline.fault", "faultline.pin.result", "error.type", "faultline.error", "faultline.message",
+        "faultline.headers.omitted", "faultline.request.body", "faultline.response.body", "faultline.redacted",
+    ]
+
+    /// Whether `key` is one the line writes itself (a fixed key or a header's), so that an
+    /// attribute with it would repeat a key.
+    static func isRecordKey(_ key: String) -> Bool {
+        recordKeys.contains(key) || key.hasPrefix("http.request.header.") || key.hasPrefix("http.response.header.")
+    }
+
+    /// One attribute: a string, an array of strings, or an array of objects.
+    private static func attribute(_ attribute: LogAttribute, _ writer: inout JSONWriter) {
+        writer.key(attribute.name)
+        switch attribute.value {
+        case .string(let text):
+            writer.string(text)
+        case .strings(let texts):
+            writer.array(texts)
+        case .objects(let objects):
+            writer.bytes.append(UInt8(ascii: "["))
+            for (index, object) in objects.enumerated() {
+                if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+                writer.bytes.append(UInt8(ascii: "{"))
+                for (position, field) in object.enumerated() {
+                    if position > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+                    writer.string(field.name)
+                    writer.bytes.append(UInt8(ascii: ":"))
+                    writer.string(field.value)
+                }
+                writer.bytes.append(UInt8(ascii: "}"))
+            }
+            writer.bytes.append(UInt8(ascii: "]"))
+        }
     }
 
     /// Headers as OpenTelemetry string arrays, one key per name (repeated fields grouped,

@@ -1,7 +1,8 @@
 extension LogRecord {
     /// Sets path and query from a request target: origin form (`/p?q`) or absolute form
     /// (`http://user:pass@host:8080/p?q`, which also sets scheme, host and port, never
-    /// the userinfo). The query is redacted; both are capped.
+    /// the userinfo). The query is redacted, and a path with `=` in it (`;jsessionid=…`)
+    /// goes through the free-text rules; both are capped.
     public mutating func setTarget(_ target: String, policy: LogPolicy) {
         setTarget(bytes: Array(target.utf8), policy: policy)
     }
@@ -23,7 +24,15 @@ extension LogRecord {
         }
         let fragment = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
         let mark = bytes[..<fragment].firstIndex(of: UInt8(ascii: "?"))
-        path = capped(bytes[..<(mark ?? fragment)], limit: policy.options.urlMaxBytes)
+        let pathBytes = bytes[..<(mark ?? fragment)]
+        path = capped(pathBytes, limit: policy.options.urlMaxBytes)
+        // Path parameters can carry a session (`/app;jsessionid=…`): a path with `=` goes
+        // through the free-text rules.
+        if let text = path, pathBytes.contains(UInt8(ascii: "=")) {
+            let result = policy.redactor.redact(text: text, field: "request.path")
+            path = result.text
+            redacted += result.redactedFields
+        }
         guard let mark else { return }
         let (kept, omitted) = Truncation.cap(bytes[(mark + 1)..<fragment], limit: policy.options.urlMaxBytes)
         let result = policy.redactor.redactQuery(String(decoding: kept, as: UTF8.self), direction: .request)
@@ -89,10 +98,42 @@ extension LogRecord {
         message = redactedText(text, field: "message", policy)
     }
 
-    /// Adds an extra attribute (e.g. `tls.protocol.version`, `faultline.pin.observed`);
-    /// its value goes through text redaction and the header value cap.
+    /// Sets an extra string attribute (e.g. `tls.protocol.version`); its value goes through
+    /// text redaction and the header value cap. Keys are unique in a record: setting a key
+    /// again replaces its value, and a key the record writes itself (`kind`, `url.path`,
+    /// `http.request.header.…`) is refused, so no JSON line ever repeats a key.
     public mutating func addAttribute(_ key: String, _ value: String, policy: LogPolicy) {
-        attributes.append(LogField(name: key, value: redactedText(value, field: key, policy)))
+        setAttribute(key, .string(redactedText(value, field: key, policy)))
+    }
+
+    /// Sets an extra attribute holding an array of strings (e.g. `faultline.pin.matched`),
+    /// each redacted and capped like a string attribute.
+    public mutating func addAttribute(_ key: String, strings values: [String], policy: LogPolicy) {
+        setAttribute(key, .strings(values.map { redactedText($0, field: key, policy) }))
+    }
+
+    /// Sets an extra attribute holding an array of objects (e.g. `faultline.pin.chain`, one
+    /// object per certificate); values redacted and capped, a key repeated within an
+    /// object keeps its first value.
+    public mutating func addAttribute(_ key: String, objects: [[(name: String, value: String)]], policy: LogPolicy) {
+        let redacted = objects.map { object -> [LogField] in
+            var fields: [LogField] = []
+            for member in object where !fields.contains(where: { $0.name == member.name }) {
+                fields.append(LogField(name: member.name, value: redactedText(member.value, field: "\(key).\(member.name)", policy)))
+            }
+            return fields
+        }
+        setAttribute(key, .objects(redacted))
+    }
+
+    private mutating func setAttribute(_ key: String, _ value: LogAttribute.Value) {
+        guard !JSONLineEncoder.isRecordKey(key) else { return }
+        let attribute = LogAttribute(name: key, value: value)
+        if let index = attributes.firstIndex(where: { $0.name == key }) {
+            attributes[index] = attribute
+        } else {
+            attributes.append(attribute)
+        }
     }
 
     private mutating func redactedText(_ text: String, field: String, _ policy: LogPolicy) -> String {

@@ -56,8 +56,8 @@ public struct LogRecord: Sendable {
     public internal(set) var error: String?
     /// Event text for non-exchange records, redacted (`faultline.message`).
     public internal(set) var message: String?
-    /// Extra attributes of pin, fault and TLS records, values redacted.
-    public internal(set) var attributes: [LogField] = []
+    /// Extra attributes of pin, fault and TLS records, values redacted, each key once.
+    public internal(set) var attributes: [LogAttribute] = []
     /// Logged request headers, redacted (`http.request.header.<name>`).
     public internal(set) var requestHeaders: [LogField] = []
     /// Logged response headers, redacted (`http.response.header.<name>`).

@@ -1,4 +1,5 @@
-/// Decodes `application/x-www-form-urlencoded` and query names: `%XX` and `+` for space.
+/// Decodes `application/x-www-form-urlencoded` and query names and values: `%XX` and `+`
+/// for space; encodes values back.
 /// Malformed escapes are kept as they are; it never fails.
 enum PercentDecoding {
     /// The decoded bytes of `encoded`.
@@ -19,6 +20,26 @@ enum PercentDecoding {
                 out.append(byte)
             }
             index += 1
+        }
+        return out
+    }
+
+    /// `bytes` percent-encoded for a query or form value: everything but unreserved
+    /// characters (and the placeholder's brackets, kept readable) as `%XX`.
+    static func encode(_ bytes: [UInt8]) -> [UInt8] {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + bytes.count / 2)
+        for byte in bytes {
+            switch byte {
+            case 48...57, 65...90, 97...122, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+                 UInt8(ascii: "["), UInt8(ascii: "]"):
+                out.append(byte)
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            }
         }
         return out
     }

@@ -28,6 +28,17 @@ public enum RedactionDefaults {
         "api_key", "apikey", "authorization", "credit_card", "card_number", "cvv", "ssn",
     ]
 
+    /// Names redacted wherever a name is matched outside headers (query and fragment
+    /// parameters, form and JSON fields, free text) beyond the lists above and the substring
+    /// rule: short or compound names of secrets that no substring catches safely.
+    public static let extraNames: [String] = [
+        "jwt", "otp", "totp", "passcode", "passphrase", "private_key", "pwd",
+    ]
+
+    /// Extra names matched only as parameter and field names (query, form, JSON), not in
+    /// free text, where `pin: …` is ordinary prose (Faultline's own pin messages).
+    public static let fieldOnlyNames: [String] = ["pin"]
+
     /// The text that replaces every redacted value.
     public static let placeholder = "[REDACTED]"
 }

@@ -22,6 +22,31 @@ enum RedactionName {
         return copy.withUTF8 { normalize($0) }
     }
 
+    /// Calls `body` with each normalised part of a parameter or field name: ASCII lowercase,
+    /// `-` and `_` removed (so camelCase, snake_case and kebab-case spell one name), control
+    /// characters (NUL…) dropped, and the name split at `[` and `]`, as Rails and PHP nest
+    /// form names (`user[password]` gives `user` and `password`; `token[]` gives `token`).
+    /// The parts live in a temporary buffer (on the stack for short names).
+    static func forEachPart(of name: some Collection<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, name.count)) { buffer in
+            var count = 0
+            var partStart = 0
+            for byte in name {
+                switch byte {
+                case UInt8(ascii: "["), UInt8(ascii: "]"):
+                    if count > partStart { body(UnsafeBufferPointer(rebasing: buffer[partStart..<count])) }
+                    partStart = count
+                case UInt8(ascii: "-"), UInt8(ascii: "_"), 0..<0x20, 0x7F:
+                    continue
+                default:
+                    buffer[count] = byte >= 65 && byte <= 90 ? byte + 32 : byte
+                    count += 1
+                }
+            }
+            if count > partStart { body(UnsafeBufferPointer(rebasing: buffer[partStart..<count])) }
+        }
+    }
+
     /// `name` in ASCII lowercase, for the redacted-field list.
     static func lower(_ name: some Collection<UInt8>) -> String {
         String(unsafeUninitializedCapacity: name.count) { buffer in

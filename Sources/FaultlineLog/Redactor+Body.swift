@@ -1,23 +1,21 @@
 extension Redactor {
     /// A captured body as it may be logged: JSON (`application/json`, `+json`, or an
-    /// untyped body that starts like JSON) has named fields redacted at any depth, a form
-    /// (`application/x-www-form-urlencoded`) has named fields redacted (body field names
-    /// and query parameter names), any other text goes through `redact(text:)`. Invalid
-    /// UTF-8 becomes U+FFFD. Fields: `<direction>.body.<name>`.
+    /// untyped body that starts like JSON) goes through `JSONFieldScanner` (sensitive
+    /// members redacted at any depth, every string through the free-text rules, JSON in
+    /// strings too), a form (`application/x-www-form-urlencoded`) has its sensitive fields
+    /// redacted (body and query rules) and its other values scanned as text, any other text
+    /// goes through `redact(text:)`. Invalid UTF-8 becomes U+FFFD. Fields:
+    /// `<direction>.body.<name>`.
     public func redactBody(_ body: [UInt8], contentType: String?, direction: LogDirection) -> Redacted {
         let field = "\(direction.rawValue).body."
         switch Self.bodyKind(contentType, body) {
         case .json:
-            let (bytes, fields, wellFormed) = JSONFieldScanner(names: bodyFieldNames, field: field).redact(body)
-            guard !wellFormed else { return Redacted(text: String(decoding: bytes, as: UTF8.self), redactedFields: fields) }
-            // Broken quoting can hide a pair from the JSON pass: a free-text pass catches `name":"value`.
-            let (text, more) = TextRedactionScanner(redactor: self, field: "\(direction.rawValue).body").redact(bytes)
-            return Redacted(text: String(decoding: text, as: UTF8.self), redactedFields: fields + more)
+            let result = JSONFieldScanner(redactor: self, field: field).redactDocument(body)
+            return Redacted(text: String(decoding: result.bytes, as: UTF8.self), redactedFields: result.fields)
         case .form:
-            var out: [UInt8] = []
-            var fields: [String] = []
-            let changed = redactPairs(body[...], names: bodyFieldNames.union(queryNames), field: field, &out, &fields)
-            return Redacted(text: String(decoding: changed ? out : body, as: UTF8.self), redactedFields: fields)
+            var edits = RedactionEdits(body[...])
+            redactPairs(body.indices, form: true, field: field, depth: 0, &edits)
+            return Redacted(text: String(decoding: edits.changed ? edits.result() : body, as: UTF8.self), redactedFields: edits.fields)
         case .text:
             return redact(text: String(decoding: body, as: UTF8.self), field: "\(direction.rawValue).body")
         }

@@ -40,7 +40,11 @@ extension Redactor {
         if Self.urlHeaders.contains(normalized) {
             return redactURL(value, field: field)
         }
-        return Redacted(text: value)
+        // Any other value through the free-text rules (`Link: <…?access_token=…>`,
+        // `X-Debug: token=…`), when it has what a secret there needs: a separator or a space.
+        var copy = value
+        let mayHold = copy.withUTF8 { TextRedactionScanner.mayHoldSecret($0) }
+        return mayHold ? redact(text: value, field: field) : Redacted(text: value)
     }
 
     /// `value` with everything but a recognised auth scheme replaced.

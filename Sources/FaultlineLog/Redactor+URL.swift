@@ -1,41 +1,51 @@
 extension Redactor {
     /// Redacts a URL or request target: userinfo (`https://user:pass@host` becomes
     /// `https://[REDACTED]@host`), sensitive query parameters and sensitive fragment
-    /// parameters (OAuth's `#access_token=…`). `field` prefixes the redacted-field names.
+    /// parameters (OAuth's `#access_token=…`); the values of the other parameters go
+    /// through the free-text rules. `field` prefixes the redacted-field names.
     public func redactURL(_ url: String, field: String = "request.url") -> Redacted {
         let bytes = Array(url.utf8)
-        var out: [UInt8] = []
-        var fields: [String] = []
-        redactURL(bytes[...], field: field, &out, &fields)
-        return fields.isEmpty ? Redacted(text: url) : Redacted(text: String(decoding: out, as: UTF8.self), redactedFields: fields)
+        var edits = RedactionEdits(bytes[...])
+        redactURL(bytes.indices, field: field, depth: 0, &edits)
+        return edits.changed ? Redacted(text: String(decoding: edits.result(), as: UTF8.self), redactedFields: edits.fields)
+            : Redacted(text: url)
     }
 
-    /// Appends the redacted form of the URL in `bytes` to `out`.
-    func redactURL(_ bytes: ArraySlice<UInt8>, field: String, _ out: inout [UInt8], _ fields: inout [String]) {
-        var index = bytes.startIndex
-        if let authority = Self.authorityStart(bytes) {
-            out.append(contentsOf: bytes[..<authority])
-            let end = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-                ?? bytes.endIndex
-            if let at = bytes[authority..<end].lastIndex(of: UInt8(ascii: "@")) {
-                out.append(contentsOf: ByteSearch.placeholder)
-                fields.append(field + ".userinfo")
-                index = at
-            } else {
-                index = authority
-            }
+    /// Redacts the URL in `range` of `edits.input` (absolute or relative).
+    func redactURL(_ range: Range<Int>, field: String, depth: Int, _ edits: inout RedactionEdits) {
+        if let authority = Self.authorityStart(edits.input[range]) {
+            redactURLTail(authority: authority, end: range.upperBound, field: field, queryField: field + ".", depth: depth, &edits)
+        } else {
+            redactQueryAndFragment(from: range.lowerBound, end: range.upperBound, field: field + ".", depth: depth, &edits)
         }
-        let queryMark = bytes[index...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
-        out.append(contentsOf: bytes[index..<queryMark])
-        guard queryMark < bytes.endIndex else { return }
-        let fragmentMark = bytes[queryMark...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
-        if bytes[queryMark] == UInt8(ascii: "?") {
-            out.append(UInt8(ascii: "?"))
-            _ = redactPairs(bytes[(queryMark + 1)..<fragmentMark], names: queryNames, field: field + ".query.", &out, &fields)
+    }
+
+    /// Redacts a URL from its authority (just after `scheme://`) to `end`: userinfo as
+    /// `<field>.userinfo`, parameters as `<queryField>query.<name>` and
+    /// `<queryField>fragment.<name>`.
+    func redactURLTail(authority: Int, end: Int, field: String, queryField: String, depth: Int, _ edits: inout RedactionEdits) {
+        let bytes = edits.input
+        let authorityEnd = bytes[authority..<end].firstIndex {
+            $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+        } ?? end
+        if let at = bytes[authority..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {
+            edits.redact(authority..<at, field: field + ".userinfo")
         }
-        if fragmentMark < bytes.endIndex {
-            out.append(UInt8(ascii: "#"))
-            _ = redactPairs(bytes[(fragmentMark + 1)...], names: queryNames, field: field + ".fragment.", &out, &fields)
+        redactQueryAndFragment(from: authorityEnd, end: end, field: queryField, depth: depth, &edits)
+    }
+
+    /// The query (after `?`) and fragment (after `#`) of the path starting at `start`.
+    private func redactQueryAndFragment(from start: Int, end: Int, field: String, depth: Int, _ edits: inout RedactionEdits) {
+        let bytes = edits.input
+        guard let mark = bytes[start..<end].firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else {
+            return
+        }
+        let fragment = bytes[mark..<end].firstIndex(of: UInt8(ascii: "#")) ?? end
+        if bytes[mark] == UInt8(ascii: "?") {
+            redactPairs((mark + 1)..<fragment, form: false, field: field + "query.", depth: depth, &edits)
+        }
+        if fragment < end {
+            redactPairs((fragment + 1)..<end, form: false, field: field + "fragment.", depth: depth, &edits)
         }
     }
 

@@ -1,7 +1,10 @@
 /// Decides what is secret and replaces it with `[REDACTED]`: header values, cookie
 /// values, query and fragment parameters, URL userinfo, JSON and form body fields, and
 /// free text. Built once from configuration and shared by every event loop. Matching is
-/// case-insensitive and ignores `-` and `_` in names; it applies in both directions.
+/// case-insensitive and ignores `-` and `_` in names; parameter and field names are also
+/// judged by their parts (`user[password]`, `token[]`) with control characters dropped,
+/// and every name but a header's also by the header substrings. It applies in both
+/// directions.
 public struct Redactor: Sendable {
     /// Normalised header names whose values are redacted.
     let headerNames: Set<String>
@@ -17,6 +20,15 @@ public struct Redactor: Sendable {
     let textNames: Set<String>
     /// Common header names these rules never redact (a fast path for `redactHeader`).
     let plainHeaderNames: Set<String>
+    /// Query and fragment parameter names: the query and body names and the extra names,
+    /// the header substrings, `remove…QueryParameters` kept.
+    let queryRules: RedactionNameRules
+    /// JSON and form field names: the body names, the header names (an echoed
+    /// `"X-Api-Key": …`) and the extra names, the header substrings, `removeBodyFields` and
+    /// `removeHeaders` kept.
+    let bodyRules: RedactionNameRules
+    /// Names in free text: every name above, the header substrings, `removeHeaders` kept.
+    let textRules: RedactionNameRules
 
     /// The default rules with names added and removed. Each `add…` list extends the
     /// defaults in `RedactionDefaults`; each `remove…` list takes names out of them (and
@@ -40,6 +52,16 @@ public struct Redactor: Sendable {
         queryNames = build(RedactionDefaults.queryParameters, addQueryParameters, removeQueryParameters)
         bodyFieldNames = build(RedactionDefaults.bodyFields, addBodyFields, removeBodyFields)
         textNames = headerNames.union(queryNames).union(bodyFieldNames)
+        let extra = Set(RedactionDefaults.extraNames.map(RedactionName.normalize))
+        let fieldExtra = extra.union(RedactionDefaults.fieldOnlyNames.map(RedactionName.normalize))
+        let keptQuery = Set(removeQueryParameters.map(RedactionName.normalize))
+        let keptBody = Set(removeBodyFields.map(RedactionName.normalize)).union(keptHeaderNames)
+        queryRules = RedactionNameRules(exact: queryNames.union(bodyFieldNames).union(fieldExtra).subtracting(keptQuery),
+                                        kept: keptQuery, substrings: headerSubstrings)
+        bodyRules = RedactionNameRules(exact: bodyFieldNames.union(headerNames).union(fieldExtra).subtracting(keptBody),
+                                       kept: keptBody, substrings: headerSubstrings)
+        textRules = RedactionNameRules(exact: textNames.union(extra).subtracting(keptHeaderNames), kept: keptHeaderNames,
+                                       substrings: headerSubstrings)
         let sensitive = headerNames
         let substrings = headerSubstrings
         plainHeaderNames = Set(Self.commonHeaders.filter { name in
@@ -58,12 +80,12 @@ public struct Redactor: Sendable {
 
     /// Whether query or fragment parameter `name` (already percent-decoded) is redacted.
     public func isSensitiveQueryParameter(_ name: String) -> Bool {
-        queryNames.contains(RedactionName.normalize(name.utf8))
+        queryRules.matches(name.utf8)
     }
 
     /// Whether JSON or form field `name` is redacted.
     public func isSensitiveBodyField(_ name: String) -> Bool {
-        bodyFieldNames.contains(RedactionName.normalize(name.utf8))
+        bodyRules.matches(name.utf8)
     }
 
     /// Whether a normalised name contains one of the header substrings.
@@ -77,11 +99,9 @@ public struct Redactor: Sendable {
         return name.withUTF8 { bytes in headerSubstrings.contains { ByteSearch.contains(bytes, $0) } }
     }
 
-    /// Whether `name` is a secret-looking name in free text: any header, query or body
-    /// name, or a name containing a header substring.
+    /// Whether `name` is a secret-looking name in free text: any header, query, body or
+    /// extra name, or a name containing a header substring.
     func isSensitiveTextName(_ name: some Collection<UInt8>) -> Bool {
-        let normalized = RedactionName.normalize(name)
-        if normalized.isEmpty || keptHeaderNames.contains(normalized) { return false }
-        return textNames.contains(normalized) || containsSubstring(Array(normalized.utf8))
+        textRules.matches(name)
     }
 }

@@ -42,13 +42,22 @@ public struct TextLineEncoder: Sendable {
         writer.pair("pin", record.pinResult)
         writer.pair("error", record.errorType.map { type in record.error.map { "\(type): \($0)" } ?? type }, .red)
         writer.pair("msg", record.message)
-        for attribute in record.attributes { writer.pair(attribute.name, attribute.value) }
+        for attribute in record.attributes { writer.pair(attribute.name, Self.text(attribute.value)) }
         for field in record.requestHeaders { writer.pair("req." + field.name, field.value, .dim) }
         for field in record.responseHeaders { writer.pair("resp." + field.name, field.value, .dim) }
         writer.pair("req.body", record.requestBody, .dim)
         writer.pair("resp.body", record.responseBody, .dim)
         writer.pair("id", record.requestID, .dim)
         writer.pair("redacted", record.redacted.isEmpty ? nil : record.redacted.joined(separator: ","), .dim)
+    }
+
+    /// An attribute's value on a text line: list items joined by `, `, objects as `k=v` words.
+    private static func text(_ value: LogAttribute.Value) -> String {
+        switch value {
+        case .string(let text): text
+        case .strings(let texts): texts.joined(separator: ", ")
+        case .objects(let objects): objects.map { $0.map { "\($0.name)=\($0.value)" }.joined(separator: " ") }.joined(separator: "; ")
+        }
     }
 
     private static func tint(_ status: Int?) -> TextWriter.Colour {

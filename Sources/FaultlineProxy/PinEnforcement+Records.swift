@@ -21,15 +21,17 @@ extension PinEnforcement.Check {
         verdict.serverPort = Int(address.port)
         verdict.pinResult = result
         verdict.setMessage(message, policy: policy)
-        for match in observation.matches { verdict.addAttribute("faultline.pin.matched", match, policy: policy) }
-        for entry in observation.chain {
-            verdict.addAttribute("faultline.pin.observed", "\(entry.position) \(entry.subject) pin-sha256=\"\(entry.pin)\"",
-                                 policy: policy)
+        // Keys are unique in a record: what repeats (matches, the chain) is one array.
+        if !observation.matches.isEmpty {
+            verdict.addAttribute("faultline.pin.matched", strings: observation.matches, policy: policy)
         }
+        verdict.addAttribute("faultline.pin.chain", objects: observation.chain.map { entry in
+            [("position", "\(entry.position)"), ("subject", entry.subject), ("pin-sha256", "\(entry.pin)")]
+        }, policy: policy)
         if let candidate = observation.candidatePassed {
             verdict.addAttribute("faultline.pin.candidate", candidate ? "pass" : "fail", policy: policy)
-            for match in observation.candidateMatches {
-                verdict.addAttribute("faultline.pin.candidate_matched", match, policy: policy)
+            if !observation.candidateMatches.isEmpty {
+                verdict.addAttribute("faultline.pin.candidate_matched", strings: observation.candidateMatches, policy: policy)
             }
         }
         if observation.expired { verdict.addAttribute("faultline.pin.expired", "true", policy: policy) }

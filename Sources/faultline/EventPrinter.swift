@@ -1,10 +1,23 @@
+import FaultlineLog
 import FaultlineProxy
 
 /// Shows proxy events on standard error (their texts arrive redacted: see
-/// `ProxyServerState.events`).
+/// `ProxyServerState.events`). Events are reported on event loops, so they are queued,
+/// never written there: `OperatorEventQueue` writes them from its own thread, rate-limited,
+/// and says how many it dropped.
 enum EventPrinter {
+    /// The queue; nil only when its thread could not start (then lines are written directly).
+    private static let queue: OperatorEventQueue? = try? OperatorEventQueue()
+
     @Sendable static func print(_ event: ProxyEvent) {
-        Console.err(describe(event))
+        let line = describe(event)
+        guard let queue else {
+            Console.err(line)
+            return
+        }
+        queue.write(line)
+        // The last event before the process exits (on the main thread): let it out.
+        if case .drained = event { queue.flush(timeout: 1) }
     }
 
     private static func describe(_ event: ProxyEvent) -> String {

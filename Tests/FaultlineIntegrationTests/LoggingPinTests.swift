@@ -31,10 +31,12 @@ struct LoggingPinTests {
         let pin = try #require(verdicts.first)
         #expect(pin["faultline.pin.result"] as? String == "match", "\(pin)")
         #expect(pin["faultline.upstream"] as? String == "o", "\(pin)")
-        let matched = pin["faultline.pin.matched"] as? String ?? ""
+        let matched = (pin["faultline.pin.matched"] as? [String] ?? []).joined(separator: "\n")
         #expect(matched.contains(chain.pin("int")) && matched.contains("matched the intermediate"), "\(pin)")
-        let observed = pin.keys.filter { $0 == "faultline.pin.observed" }
-        #expect(!observed.isEmpty, "the observed chain is listed: \(pin)")
+        // The verified chain: one array, one object per certificate, leaf first.
+        let observed = pin["faultline.pin.chain"] as? [[String: String]] ?? []
+        #expect(observed.map { $0["position"] } == ["leaf", "intermediate", "root"], "the observed chain is listed: \(pin)")
+        #expect(observed.contains { $0["pin-sha256"] == chain.pin("int") }, "\(pin)")
 
         let first = try #require(records.first { $0.requestID == "pin-first" })
         #expect(first["faultline.pin.result"] as? String == "match", "\(first)")

@@ -135,3 +135,32 @@ struct LogEncodingTests {
         #expect(RequestID.accept(nil).count == 16)
     }
 }
+
+/// Keys are unique in every JSON line (issue 9, defect 12): repeated things are arrays.
+@Suite("Record keys")
+struct RecordKeyTests {
+    @Test func attributesAreUniqueTypedAndNeverShadowARecordKey() throws {
+        let policy = LogPolicy(redactor: Redactor(), options: LogOptions())
+        var record = LogRecord(kind: .pin)
+        record.pinResult = "match"
+        record.addAttribute("faultline.pin.candidate", "fail", policy: policy)
+        record.addAttribute("faultline.pin.candidate", "pass", policy: policy)
+        record.addAttribute("faultline.pin.matched", strings: ["a", "b"], policy: policy)
+        record.addAttribute("faultline.pin.chain", objects: [[("position", "leaf"), ("pin-sha256", "p1"), ("position", "dup")],
+                                                             [("position", "root"), ("pin-sha256", "p2")]], policy: policy)
+        record.addAttribute("kind", "shadow", policy: policy)
+        record.addAttribute("http.request.header.x", "shadow", policy: policy)
+        let line = String(decoding: JSONLineEncoder.encode(record), as: UTF8.self)
+        for key in ["\"kind\":", "\"faultline.pin.candidate\":", "\"faultline.pin.matched\":", "\"faultline.pin.chain\":"] {
+            #expect(line.components(separatedBy: key).count == 2, "\(key) once in \(line)")
+        }
+        #expect(!line.contains("shadow") && !line.contains("dup"), "\(line)")
+        let object = try parseJSONLine(Array(line.utf8))
+        #expect(object["faultline.pin.candidate"] as? String == "pass")
+        #expect(object["faultline.pin.matched"] as? [String] == ["a", "b"])
+        let chain = object["faultline.pin.chain"] as? [[String: String]]
+        #expect(chain == [["position": "leaf", "pin-sha256": "p1"], ["position": "root", "pin-sha256": "p2"]], "\(line)")
+        let text = String(decoding: TextLineEncoder(colour: false).encode(record), as: UTF8.self)
+        #expect(text.contains("position=leaf pin-sha256=p1; position=root pin-sha256=p2"), "\(text)")
+    }
+}

@@ -112,3 +112,46 @@ struct RedactionCanaryTests {
         }
     }
 }
+
+extension RedactionCanaryTests {
+    /// Issue 9, defect 10: the positions the name lists alone missed, through every encoder
+    /// and the HAR document: an echoed request under JSON keys that are header names, query
+    /// secrets in JSON strings, JSON in JSON strings, odd names in query, form, JSON and text,
+    /// and a session in a path parameter.
+    @Test func echoedAndOddlyNamedSecretsReachNoOutput() throws {
+        let policy = LogPolicy(config: try ConfigLoader.parse(Data(configWithLog(#"{"headers": true, "bodies": true}"#).utf8), file: nil).log)
+        let canary = Canaries()
+        let odd = ["auth_token", "session_token", "jwt", "secret", "new_password", "newPassword", "otp", "private_key",
+                   "passcode", "token[]", "token%00", "Token%5B0%5D"]
+        var record = LogRecord(kind: .exchange, requestID: "rid-odd")
+        record.method = "POST"
+        record.setTarget("/app;jsessionid=\(canary.next("path"))/echo?" + odd.map { "\($0)=\(canary.next($0))" }.joined(separator: "&")
+                         + "&q=visible-q", policy: policy)
+        let form = odd.map { "\($0)=\(canary.next("form-\($0)"))" }.joined(separator: "&") + "&user=visible-user"
+        record.setBody(Array(form.utf8), contentType: "application/x-www-form-urlencoded", direction: .request, policy: policy)
+        var members = [#""headers": {"Cookie": "session=\#(canary.next("cookie"))", "X-Api-Key": "\#(canary.next("key"))", "#
+            + #""Proxy-Authorization": "Basic \#(canary.next("basic"))", "Accept": "visible-accept"}"#]
+        members.append(#""url": "https://h/p?access_token=\#(canary.next("url"))&x=visible-x""#)
+        members.append(#""data": "{\"password\": \"\#(canary.next("embedded"))\", \"note\": \"visible-note\"}""#)
+        for name in odd where !name.contains("%") { members.append(#""\#(name)": "\#(canary.next("json-\(name)"))""#) }
+        record.setBody(Array(("{" + members.joined(separator: ", ") + "}").utf8), contentType: "application/json",
+                       direction: .response, policy: policy)
+        var text = LogRecord(kind: .exchange, requestID: "rid-text")
+        text.setBody(Array("jwt=\(canary.next("t1")) token[]=\(canary.next("t2")) see https://h/?otp=\(canary.next("t3")) <passcode>\(canary.next("t4"))</passcode> visible-text".utf8),
+                     contentType: "text/plain", direction: .response, policy: policy)
+        let records = [record, text]
+
+        var outputs = records.flatMap { record in
+            [JSONLineEncoder.encode(record), TextLineEncoder(colour: false).encode(record)].map { String(decoding: $0, as: UTF8.self) }
+        }
+        outputs.append(String(decoding: HARDocumentEncoder.encode(records, creatorVersion: "test"), as: UTF8.self))
+        let everything = outputs.joined(separator: "\n")
+        for secret in canary.all {
+            #expect(!everything.contains(secret), "canary \(secret) leaked")
+        }
+        for neighbour in ["visible-q", "visible-user", "visible-accept", "visible-x", "visible-note", "visible-text", "/app;jsessionid="] {
+            #expect(everything.contains(neighbour), "neighbour \(neighbour) missing")
+        }
+        #expect(record.redacted.contains("request.path.jsessionid"), "\(record.redacted)")
+    }
+}

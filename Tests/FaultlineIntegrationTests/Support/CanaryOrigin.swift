@@ -12,10 +12,16 @@ import Foundation
 /// - paths under `/text`: `text/plain` with `status: ok-visible`, `access_token=<text_token>`
 ///   and `Authorization: Bearer <text_bearer>` lines
 /// - paths under `/slow`: the same answer after 2 s (for upstream timeouts)
+/// - paths under `/echo`: the request echoed as httpbin does, `application/json`
+///   `{"method", "url": "http://HOST/TARGET", "headers": {Name: value…}, "args": {name: value…},
+///   "data": "<the body as a string>", "json": <the body parsed, when JSON>, "form": {…}}` with
+///   `"php_url"` (the URL with `\/` escapes) last; under `/echo-text` the same as `text/plain`
+///   lines (`url: …`, `Name: value`, `data: …`)
 /// - any other path: `application/json`
 ///   `{"user": "alice-visible", "token": <body_token>, "profile": {"plan": "pro-visible", "refresh_token": <body_refresh>}}`
 ///
-/// It never echoes what it received, so whatever reaches a log came from Faultline's records.
+/// Apart from `/echo`, it never echoes what it received, so whatever reaches a log came from
+/// Faultline's records.
 final class CanaryOrigin: Sendable {
     /// The names of the response secrets the script expects.
     static let responseSecretNames = [
@@ -114,6 +120,34 @@ def answer(path):
                        secrets["auth_token"], secrets["location_code"])
     return head.encode() + body
 
+def echo(method, target, lines, body, headers):
+    from urllib.parse import parse_qsl
+    url = "http://%s%s" % (headers.get("host", ""), target)
+    named = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        named[name.strip()] = value.strip()
+    query = target.split("?", 1)[1] if "?" in target else ""
+    text = body.decode("latin-1")
+    doc = {"method": method, "url": url, "headers": named,
+           "args": dict(parse_qsl(query, keep_blank_values=True)), "data": text}
+    content_type = headers.get("content-type", "")
+    if "json" in content_type:
+        try:
+            doc["json"] = json.loads(text)
+        except ValueError:
+            pass
+    if "form" in content_type:
+        doc["form"] = dict(parse_qsl(text, keep_blank_values=True))
+    if target.startswith("/echo-text"):
+        out = "url: %s\n" % url + "".join("%s: %s\n" % item for item in named.items()) + "data: %s\n" % text
+        content_type = "text/plain; charset=utf-8"
+    else:
+        out = json.dumps(doc)[:-1] + ', "php_url": "%s"}' % url.replace("/", "\\/")
+        content_type = "application/json"
+    payload = out.encode("latin-1", "replace")
+    return ("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n" % (content_type, len(payload))).encode() + payload
+
 def handle(sock):
     conn = Conn(sock)
     try:
@@ -143,7 +177,10 @@ def handle(sock):
                 path = "/" + path.split("://", 1)[1].split("/", 1)[-1]
             if path.startswith("/slow"):
                 time.sleep(2)
-            sock.sendall(answer(path))
+            if path.startswith("/echo"):
+                sock.sendall(echo(method, target, lines, body, headers))
+            else:
+                sock.sendall(answer(path))
             if "close" in headers.get("connection", "").lower():
                 return
     except (Closed, OSError):
