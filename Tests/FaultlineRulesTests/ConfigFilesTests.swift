@@ -89,8 +89,8 @@ struct ConfigFilesTests {
 
     @Test func docsHTTPSExampleLoads() throws {
         let docs = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/config.md"), encoding: .utf8)
-        let blocks = docs.components(separatedBy: "```json\n").dropFirst()
-        let example = try #require(blocks.first { $0.contains("https://") }?.components(separatedBy: "```").first)
+        let blocks = docs.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```").first ?? "" }
+        let example = try #require(blocks.first { $0.contains("https://") })
         let config = try ConfigLoader.parse(Data(example.utf8), file: "docs/config.md", checkFiles: false)
         #expect(config.upstream(named: "staging")?.pins?.live.count == 2)
         #expect(config.listeners.last?.isTLS == true)
