@@ -27,14 +27,9 @@
 # start or answers wrongly, or Faultline dies during a measurement.
 set -euo pipefail
 
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH_DIR")
-cd "$ROOT"
-
-log() { echo "faults: $*" >&2; }
-die() { echo "faults: error: $*" >&2; exit 1; }
+BENCH_NAME=faults
 # shellcheck source=bench/lib.sh
-source "$BENCH_DIR/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # ---------------------------------------------------------------------------- settings
 read_common_settings
@@ -69,11 +64,6 @@ expect() {
   if [[ $path == /64 ]]; then
     cmp -s "$WORK/$name.body" "$WORK/www/64" || die "$name: GET /64 returned a body different from the origin's"
   fi
-}
-
-# free_port : an unused loopback port.
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
 # --------------------------------------------------------------------------- origin

@@ -1,4 +1,12 @@
-# Helpers shared by bench/run.sh, bench/faults.sh and bench/logging.sh. Source it after defining log and die.
+# Helpers shared by bench/run.sh, bench/faults.sh, bench/logging.sh and bench/soak.sh. Each sets
+# BENCH_NAME (the prefix of its messages) and sources this file first thing: it sets BENCH_DIR
+# and ROOT, changes to ROOT and defines log and die.
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$BENCH_DIR")
+cd "$ROOT"
+
+log() { echo "$BENCH_NAME: $*" >&2; }
+die() { echo "$BENCH_NAME: error: $*" >&2; exit 1; }
 
 # need TOOL: fails with the install hint when TOOL is missing.
 need() {
@@ -33,6 +41,11 @@ find_faultline() {
     swift build -c release --product faultline --static-swift-stdlib >&2 || die "release build of faultline failed"
   fi
   [[ -x $FL_BIN ]] || die "$FL_BIN missing after the build"
+}
+
+# free_port : an unused loopback port.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
 # descendants PID: the process and all its descendants (nginx master + workers).
@@ -174,24 +187,30 @@ stop_wait() {
   { wait "$pid"; } 2>/dev/null || true
 }
 
-# stop PID : SIGTERM, wait, and forget the process (so cleanup never signals a reused pid).
+# stop PID [SIGNAL] : SIGNAL (default TERM), wait, and forget the process (so cleanup never
+# signals a reused pid).
 stop() {
   local pid=$1 kept=() p
-  kill -TERM "$pid" 2>/dev/null || true
+  kill -"${2:-TERM}" "$pid" 2>/dev/null || true
   stop_wait "$pid"
   for p in "${STARTED_PIDS[@]}"; do [[ $p == "$pid" ]] || kept+=("$p"); done
   STARTED_PIDS=("${kept[@]}")
 }
 
+# read_ready_timeout : READY_TIMEOUT from BENCH_READY_TIMEOUT, checked (every script takes it).
+read_ready_timeout() {
+  READY_TIMEOUT=${BENCH_READY_TIMEOUT:-30}
+  [[ $READY_TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "BENCH_READY_TIMEOUT must be a positive integer"
+}
+
 # read_common_settings : DURATION, WARMUP, READY_TIMEOUT and ROUNDS from BENCH_SECONDS,
-# BENCH_WARMUP, BENCH_READY_TIMEOUT and BENCH_ROUNDS, checked (every script takes them).
+# BENCH_WARMUP, BENCH_READY_TIMEOUT and BENCH_ROUNDS, checked (the timed benchmarks take them).
 read_common_settings() {
   DURATION=${BENCH_SECONDS:-10}
   WARMUP=${BENCH_WARMUP:-2}
-  READY_TIMEOUT=${BENCH_READY_TIMEOUT:-30}
   ROUNDS=${BENCH_ROUNDS:-1}
+  read_ready_timeout
   [[ $DURATION =~ ^[1-9][0-9]*$ ]] || die "BENCH_SECONDS must be a positive integer, got '$DURATION'"
   [[ $WARMUP =~ ^[0-9]+$ ]] || die "BENCH_WARMUP must be a non-negative integer, got '$WARMUP'"
-  [[ $READY_TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "BENCH_READY_TIMEOUT must be a positive integer"
   [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer, got '$ROUNDS'"
 }

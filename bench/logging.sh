@@ -36,14 +36,9 @@
 # Faultline dies during a measurement.
 set -euo pipefail
 
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH_DIR")
-cd "$ROOT"
-
-log() { echo "logging: $*" >&2; }
-die() { echo "logging: error: $*" >&2; exit 1; }
+BENCH_NAME=logging
 # shellcheck source=bench/lib.sh
-source "$BENCH_DIR/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # ---------------------------------------------------------------------------- settings
 read_common_settings
@@ -87,11 +82,6 @@ expect() {
     || die "$name: GET /64 failed"
   [[ $code == 200 ]] || { show_log "$name"; die "$name: GET /64 returned HTTP $code, expected 200"; }
   cmp -s "$WORK/$name.body" "$WORK/www/64" || die "$name: GET /64 returned a body different from the origin's"
-}
-
-# free_port : an unused loopback port.
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
 # lines FILE : its number of lines (0 when it does not exist).

@@ -26,14 +26,9 @@
 # start or answers wrongly, or a proxy dies during the run.
 set -euo pipefail
 
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH_DIR")
-cd "$ROOT"
-
-log() { echo "bench: $*" >&2; }
-die() { echo "bench: error: $*" >&2; exit 1; }
+BENCH_NAME=bench
 # shellcheck source=bench/lib.sh
-source "$BENCH_DIR/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # ---------------------------------------------------------------------------- settings
 read_common_settings

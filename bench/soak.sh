@@ -25,14 +25,9 @@
 # answers wrongly, or Faultline dies during the run.
 set -euo pipefail
 
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH_DIR")
-cd "$ROOT"
-
-log() { echo "soak: $*" >&2; }
-die() { echo "soak: error: $*" >&2; exit 1; }
+BENCH_NAME=soak
 # shellcheck source=bench/lib.sh
-source "$BENCH_DIR/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # ---------------------------------------------------------------------------- settings
 REQUESTS=1000000
@@ -63,8 +58,7 @@ positive --exchanges "$EXCHANGES"
 positive --connections "$CONNECTIONS"
 ((CONNECTIONS >= 2 && CONNECTIONS <= 5000)) || die "--connections must be 2...5000, got $CONNECTIONS"
 [[ $SEED =~ ^[0-9]{1,9}$ ]] || die "--seed must be a non-negative integer below 10^9, got '$SEED'"
-READY_TIMEOUT=${BENCH_READY_TIMEOUT:-30}
-[[ $READY_TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "BENCH_READY_TIMEOUT must be a positive integer"
+read_ready_timeout
 THREADS=2
 
 # ------------------------------------------------------------------------------- tools
@@ -90,10 +84,6 @@ find_faultline
 
 # ----------------------------------------------------------------- processes + cleanup
 make_workdir soak
-
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
 
 ORIGIN_PORT=$(free_port)
 log "origin: faultline demo-origin on 127.0.0.1:$ORIGIN_PORT"
@@ -216,11 +206,7 @@ FAULT_WRK=$!
 STARTED_PIDS+=("$FAULT_WRK")
 python3 "$BENCH_DIR/soak_check.py" --port "$FL_PORT" --exchanges "$EXCHANGES" --seed "$SEED" \
   >"$WORK/check.txt" 2>"$WORK/check-errors.txt" || true
-kill -INT "$FAULT_WRK" 2>/dev/null || true
-stop_wait "$FAULT_WRK"
-kept=()
-for pid in "${STARTED_PIDS[@]}"; do [[ $pid == "$FAULT_WRK" ]] || kept+=("$pid"); done
-STARTED_PIDS=("${kept[@]}")
+stop "$FAULT_WRK" INT
 alive "checksummed phase"
 grep -q '^CHECK ' "$WORK/check.txt" || { cat "$WORK/check-errors.txt" >&2; die "the checker did not finish"; }
 settle

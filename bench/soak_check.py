@@ -32,50 +32,45 @@ class Failure(Exception):
 
 
 class Connection:
+    """One keep-alive connection to the proxy, opened on demand, read through a buffered file."""
+
     def __init__(self, port, timeout):
         self.port, self.timeout = port, timeout
-        self.sock, self.buf = None, b""
+        self.sock, self.reader = None, None
 
     def ensure(self):
         if self.sock is None:
             self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=self.timeout)
             self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self.buf = b""
+            self.reader = self.sock.makefile("rb")
 
     def close(self):
-        if self.sock is not None:
-            try:
-                self.sock.close()
-            except OSError:
-                pass
-        self.sock, self.buf = None, b""
-
-    def fill(self):
-        data = self.sock.recv(262144)
-        if not data:
-            raise Failure("closed by the proxy")
-        self.buf += data
+        # The socket is only released once its file is closed too.
+        for part in (self.reader, self.sock):
+            if part is not None:
+                try:
+                    part.close()
+                except OSError:
+                    pass
+        self.sock, self.reader = None, None
 
     def line(self):
-        while b"\r\n" not in self.buf:
-            self.fill()
-        line, _, self.buf = self.buf.partition(b"\r\n")
-        return line
+        """The next line without its CRLF."""
+        line = self.reader.readline(65536)
+        if not line:
+            raise Failure("closed by the proxy")
+        if not line.endswith(b"\r\n"):
+            raise Failure("line not ended by CRLF %r" % line[:60])
+        return line[:-2]
 
     def exactly(self, count):
-        while len(self.buf) < count:
-            self.fill()
-        data, self.buf = self.buf[:count], self.buf[count:]
+        data = self.reader.read(count)
+        if len(data) != count:
+            raise Failure("closed by the proxy")
         return data
 
     def until_close(self):
-        try:
-            while True:
-                self.fill()
-        except Failure:
-            pass
-        data, self.buf = self.buf, b""
-        return data
+        return self.reader.read()
 
     def response(self):
         """Status, headers (lowercase names) and body of one response."""

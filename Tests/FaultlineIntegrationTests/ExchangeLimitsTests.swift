@@ -15,6 +15,19 @@ struct ExchangeLimitsTests {
            origin: origin)
     }
 
+    /// The demo origin behind a proxy whose upstream closes a tunnel idle for `idleMs`.
+    static func tunnelStack(idleMs: Int) async throws -> ProxyStack {
+        try await ProxyStack.demo { port in
+            var config = ProxyConfig.single(port: port)
+            config.upstreams["o"]?.tunnelIdleMs = idleMs
+            return config
+        }
+    }
+
+    /// A WebSocket upgrade request for `/ws` (the demo origin echoes frames).
+    static let webSocketUpgrade = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+
     @Test(arguments: ["/down/x", "/cut/x", "/nowhere/x"])
     func stalledBodyOnALocallyAnsweredRouteTimesOut(_ path: String) async throws {
         let stack = try await Self.stack()
@@ -65,16 +78,11 @@ struct ExchangeLimitsTests {
     }
 
     @Test func idleWebSocketTunnelIsClosed() async throws {
-        let stack = try await ProxyStack.demo { port in
-            var config = ProxyConfig.single(port: port)
-            config.upstreams["o"]?.tunnelIdleMs = 500
-            return config
-        }
+        let stack = try await Self.tunnelStack(idleMs: 500)
         defer { stack.stop() }
         let reply = try await Blocking.run { () -> (head: String, closed: Bool, elapsed: Duration) in
             let client = try RawClient(port: stack.port)
-            try client.send("GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            try client.send(Self.webSocketUpgrade)
             let head = String(decoding: client.read(until: "\r\n\r\n"), as: UTF8.self)
             let start = ContinuousClock.now
             let result = client.readUntilClose(timeout: .seconds(5))
@@ -86,16 +94,11 @@ struct ExchangeLimitsTests {
     }
 
     @Test func activeWebSocketTunnelOutlivesTheIdleTimeout() async throws {
-        let stack = try await ProxyStack.demo { port in
-            var config = ProxyConfig.single(port: port)
-            config.upstreams["o"]?.tunnelIdleMs = 600
-            return config
-        }
+        let stack = try await Self.tunnelStack(idleMs: 600)
         defer { stack.stop() }
         let echoed = try await Blocking.run { () -> Int in
             let client = try RawClient(port: stack.port)
-            try client.send("GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            try client.send(Self.webSocketUpgrade)
             _ = client.read(until: "\r\n\r\n")
             var frames = 0
             // 2 s of traffic every 200 ms: never idle for 600 ms.

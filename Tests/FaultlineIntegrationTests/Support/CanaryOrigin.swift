@@ -29,31 +29,20 @@ final class CanaryOrigin: Sendable {
         "text_token", "text_bearer", "body_token", "body_refresh",
     ]
 
-    let child: ChildProcess
-    let port: Int
-    private let directory: TemporaryDirectory
+    private let process: PythonScriptProcess
 
-    var output: OutputLog { child.output }
+    var port: Int { process.port }
+    var output: OutputLog { process.output }
 
-    private init(child: ChildProcess, port: Int, directory: TemporaryDirectory) {
-        self.child = child
-        self.port = port
-        self.directory = directory
-    }
+    private init(process: PythonScriptProcess) { self.process = process }
 
     /// Starts the origin answering with `secrets` (a value for each of `responseSecretNames`).
     static func start(secrets: [String: String]) async throws -> CanaryOrigin {
-        let directory = try TemporaryDirectory()
-        let script = try directory.write("canary_origin.py", source)
         let data = try JSONSerialization.data(withJSONObject: secrets, options: [.sortedKeys])
-        let secretsPath = try directory.write("secrets.json", data)
-        let child = try ChildProcess(executable: TestPaths.python3, arguments: ["-u", script, secretsPath], directory: directory.url)
-        let marker = "canary origin listening on "
-        let line = try await child.output.waitForLine("\"\(marker)\" from the canary origin", timeout: .seconds(15)) {
-            $0.contains(marker)
+        let process = try await PythonScriptProcess.start("canary_origin.py", source: source, marker: "canary origin listening on ") {
+            [try $0.write("secrets.json", data)]
         }
-        guard let port = Int(line.text.split(separator: ":").last ?? "") else { throw TestFailure("no port in \(line.text)") }
-        return CanaryOrigin(child: child, port: port, directory: directory)
+        return CanaryOrigin(process: process)
     }
 
     /// The requests received so far, decoded.
@@ -69,36 +58,12 @@ final class CanaryOrigin: Sendable {
     /// Everything the origin printed (request heads and bodies included).
     var received: String { output.text }
 
-    func kill() { child.kill() }
+    func kill() { process.kill() }
 
     deinit { kill() }
 
-    static let source = PythonOriginScript.listenerPreamble + #"""
+    static let source = PythonOriginPrelude.source + #"""
 secrets = json.load(open(sys.argv[1]))
-
-log("canary origin listening on 127.0.0.1:%d" % server.getsockname()[1])
-
-class Closed(Exception):
-    pass
-
-class Conn:
-    def __init__(self, sock):
-        self.sock, self.buf = sock, b""
-    def fill(self):
-        data = self.sock.recv(1 << 20)
-        if not data:
-            raise Closed()
-        self.buf += data
-    def until(self, marker):
-        while marker not in self.buf:
-            self.fill()
-        data, _, self.buf = self.buf.partition(marker)
-        return data
-    def exactly(self, count):
-        while len(self.buf) < count:
-            self.fill()
-        data, self.buf = self.buf[:count], self.buf[count:]
-        return data
 
 def answer(path):
     if path.startswith("/text"):
@@ -148,51 +113,31 @@ def echo(method, target, lines, body, headers):
     payload = out.encode("latin-1", "replace")
     return ("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n" % (content_type, len(payload))).encode() + payload
 
-def handle(sock):
-    conn = Conn(sock)
-    try:
-        while True:
-            head = conn.until(b"\r\n\r\n").decode("latin-1")
-            lines = head.split("\r\n")
-            method, target, _ = lines[0].split(" ", 2)
-            headers = {}
-            for line in lines[1:]:
-                name, _, value = line.partition(":")
-                headers[name.strip().lower()] = value.strip()
-            body = b""
-            if "chunked" in headers.get("transfer-encoding", "").lower():
-                while True:
-                    size = int(conn.until(b"\r\n").split(b";")[0], 16)
-                    if size == 0:
-                        conn.until(b"\r\n")
-                        break
-                    body += conn.exactly(size)
-                    conn.exactly(2)
-            elif "content-length" in headers:
-                body = conn.exactly(int(headers["content-length"]))
-            log(json.dumps({"event": "request", "target": target, "head": head,
-                            "body": body[:196608].decode("latin-1"), "body_bytes": len(body)}))
-            path = target.split("?", 1)[0]
-            if "://" in path:
-                path = "/" + path.split("://", 1)[1].split("/", 1)[-1]
-            if path.startswith("/slow"):
-                time.sleep(2)
-            if path.startswith("/echo"):
-                sock.sendall(echo(method, target, lines, body, headers))
-            else:
-                sock.sendall(answer(path))
-            if "close" in headers.get("connection", "").lower():
-                return
-    except (Closed, OSError):
-        pass
-    finally:
-        try:
-            sock.close()
-        except OSError:
-            pass
+def handle(sock, n):
+    conn = Conn(sock, n, recv_size=1 << 20)
+    while True:
+        head = conn.until(b"\r\n\r\n").decode("latin-1")
+        lines = head.split("\r\n")
+        method, target, _ = lines[0].split(" ", 2)
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        body, _ = read_body(conn, headers)
+        log(json.dumps({"event": "request", "target": target, "head": head,
+                        "body": body[:196608].decode("latin-1"), "body_bytes": len(body)}))
+        path = target.split("?", 1)[0]
+        if "://" in path:
+            path = "/" + path.split("://", 1)[1].split("/", 1)[-1]
+        if path.startswith("/slow"):
+            time.sleep(2)
+        if path.startswith("/echo"):
+            sock.sendall(echo(method, target, lines, body, headers))
+        else:
+            sock.sendall(answer(path))
+        if "close" in headers.get("connection", "").lower():
+            return
 
-while True:
-    sock, _ = server.accept()
-    threading.Thread(target=handle, args=(sock,), daemon=True).start()
+serve(handle, name="canary origin", quiet=True)
 """#
 }

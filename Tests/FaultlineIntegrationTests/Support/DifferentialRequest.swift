@@ -58,15 +58,7 @@ struct DifferentialRequest: Sendable {
     init(nonce: String, method: String, target: String, headers: [StrictMessage.Field], body: [UInt8] = [],
          framing: Framing = .none, respond: String = "cl", size: Int = 64, outcome: Outcome = Outcome(),
          host: String = "differential.test") {
-        self.nonce = nonce
-        self.method = method
-        self.target = target
-        respondMode = respond
-        respondSize = size
-        self.outcome = outcome
-        var fields = [StrictMessage.Field(name: "Host", value: host), StrictMessage.Field(name: "X-Nonce", value: nonce),
-                      StrictMessage.Field(name: "X-Respond", value: "\(respond) \(size)")]
-        fields += headers
+        var fields = headers
         var encodedBody: [UInt8] = []
         var trailers: [StrictMessage.Field] = []
         switch framing {
@@ -96,34 +88,36 @@ struct DifferentialRequest: Sendable {
             encodedBody += Array("\r\n".utf8)
             trailers = trailerFields
         }
-        self.headers = fields
-        self.body = body
-        self.trailers = trailers
-        var wire = Array("\(method) \(target) HTTP/1.1\r\n".utf8)
-        for field in fields { wire += Array("\(field.name): \(field.value)\r\n".utf8) }
-        wire += Array("\r\n".utf8)
-        wire += encodedBody
-        self.wire = wire
+        self.init(nonce: nonce, method: method, target: target, host: host, respond: respond, size: size, outcome: outcome,
+                  fields: fields, encodedBody: encodedBody, decodedBody: body, trailers: trailers)
     }
 
     /// A request whose bytes are written out by hand (hostile cases): `body` is what the
     /// origin must decode if it is forwarded.
     init(nonce: String, method: String, target: String, rawHeaders: [StrictMessage.Field], rawBody: [UInt8],
          decodedBody: [UInt8], respond: String = "cl", size: Int = 64, outcome: Outcome) {
+        self.init(nonce: nonce, method: method, target: target, host: "differential.test", respond: respond, size: size,
+                  outcome: outcome, fields: rawHeaders, encodedBody: rawBody, decodedBody: decodedBody, trailers: [])
+    }
+
+    /// `Host`, `X-Nonce` and `X-Respond` first, then `fields`; the wire is the request line,
+    /// those fields and `encodedBody` as they are.
+    private init(nonce: String, method: String, target: String, host: String, respond: String, size: Int, outcome: Outcome,
+                 fields: [StrictMessage.Field], encodedBody: [UInt8], decodedBody: [UInt8], trailers: [StrictMessage.Field]) {
         self.nonce = nonce
         self.method = method
         self.target = target
         respondMode = respond
         respondSize = size
         self.outcome = outcome
-        headers = [StrictMessage.Field(name: "Host", value: "differential.test"), StrictMessage.Field(name: "X-Nonce", value: nonce),
-                   StrictMessage.Field(name: "X-Respond", value: "\(respond) \(size)")] + rawHeaders
+        headers = [StrictMessage.Field(name: "Host", value: host), StrictMessage.Field(name: "X-Nonce", value: nonce),
+                   StrictMessage.Field(name: "X-Respond", value: "\(respond) \(size)")] + fields
         body = decodedBody
-        trailers = []
+        self.trailers = trailers
         var wire = Array("\(method) \(target) HTTP/1.1\r\n".utf8)
         for field in headers { wire += Array("\(field.name): \(field.value)\r\n".utf8) }
         wire += Array("\r\n".utf8)
-        wire += rawBody
+        wire += encodedBody
         self.wire = wire
     }
 

@@ -30,111 +30,42 @@ final class HostileOrigin: Sendable {
         "ok": "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
     ]
 
-    static let source = PythonOriginScript.listenerPreamble + #"""
+    static let source = PythonOriginPrelude.source + #"""
 RESPONSES = json.loads(sys.argv[1])
-log("origin listening on 127.0.0.1:%d" % server.getsockname()[1])
-
-class Closed(Exception):
-    pass
-
-class Conn:
-    def __init__(self, sock):
-        self.sock, self.buf = sock, b""
-    def fill(self):
-        data = self.sock.recv(65536)
-        if not data:
-            raise Closed()
-        self.buf += data
-    def line(self):
-        while b"\r\n" not in self.buf:
-            self.fill()
-        line, _, self.buf = self.buf.partition(b"\r\n")
-        return line
-    def exactly(self, count):
-        while len(self.buf) < count:
-            self.fill()
-        data, self.buf = self.buf[:count], self.buf[count:]
-        return data
-
-def fields(conn):
-    result = []
-    while True:
-        line = conn.line()
-        if not line:
-            return result
-        name, _, value = line.decode("latin-1").partition(":")
-        result.append([name, value.strip()])
 
 def handle(sock, n):
-    conn = Conn(sock)
-    log("conn %d open" % n)
-    try:
-        while True:
-            request_line = conn.line().decode("latin-1")
-            headers = fields(conn)
-            lower = {k.lower(): v for k, v in headers}
-            body, trailers = b"", []
-            if "chunked" in lower.get("transfer-encoding", "").lower():
-                while True:
-                    size = int(conn.line().split(b";")[0], 16)
-                    if size == 0:
-                        trailers = fields(conn)
-                        break
-                    body += conn.exactly(size)
-                    conn.line()
-            elif "content-length" in lower:
-                body = conn.exactly(int(lower["content-length"]))
-            target = request_line.split(" ")[1] if " " in request_line else ""
-            seen = {"target": target, "headers": headers, "trailers": trailers, "body": body.decode("latin-1")}
-            log("conn %d request %s %s" % (n, request_line, json.dumps(seen)))
-            if target.startswith("/r/") and target[3:] in RESPONSES:
-                sock.sendall(RESPONSES[target[3:]].encode("latin-1"))
-                continue
-            payload = json.dumps(seen).encode()
-            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(payload) + payload)
-    except Closed:
-        log("conn %d closed-by-peer" % n)
-    except (OSError, ValueError) as error:
-        log("conn %d error %s" % (n, error))
-    finally:
-        try:
-            sock.close()
-        except OSError:
-            pass
+    conn = Conn(sock, n)
+    while True:
+        request_line = conn.line().decode("latin-1")
+        headers = fields(conn)
+        lower = {k.lower(): v for k, v in headers}
+        body, trailers = read_body(conn, lower)
+        target = request_line.split(" ")[1] if " " in request_line else ""
+        seen = {"target": target, "headers": headers, "trailers": trailers, "body": body.decode("latin-1")}
+        log("conn %d request %s %s" % (n, request_line, json.dumps(seen)))
+        if target.startswith("/r/") and target[3:] in RESPONSES:
+            sock.sendall(RESPONSES[target[3:]].encode("latin-1"))
+            continue
+        payload = json.dumps(seen).encode()
+        sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(payload) + payload)
 
-count = 0
-while True:
-    sock, _ = server.accept()
-    count += 1
-    threading.Thread(target=handle, args=(sock, count), daemon=True).start()
+serve(handle, errors=(OSError, ValueError))
 """#
 
-    let child: ChildProcess
-    let port: Int
-    private let directory: TemporaryDirectory
+    private let process: PythonScriptProcess
 
-    var output: OutputLog { child.output }
+    var port: Int { process.port }
+    var output: OutputLog { process.output }
 
-    private init(child: ChildProcess, port: Int, directory: TemporaryDirectory) {
-        self.child = child
-        self.port = port
-        self.directory = directory
-    }
+    private init(process: PythonScriptProcess) { self.process = process }
 
     /// Starts the origin and waits until it listens.
     static func start() async throws -> HostileOrigin {
-        let directory = try TemporaryDirectory()
-        let script = try directory.write("hostile_origin.py", source)
         let canned = try JSONSerialization.data(withJSONObject: responses, options: [.sortedKeys])
-        let child = try ChildProcess(executable: TestPaths.python3,
-                                     arguments: ["-u", script, String(decoding: canned, as: UTF8.self)], directory: directory.url)
-        let line = try await child.output.waitForLine("hostile origin to listen", timeout: .seconds(15)) {
-            $0.contains("origin listening on ")
+        let process = try await PythonScriptProcess.start("hostile_origin.py", source: source) { _ in
+            [String(decoding: canned, as: UTF8.self)]
         }
-        guard let port = Int(line.text.split(separator: ":").last ?? "") else {
-            throw TestFailure("no port in \(line.text)")
-        }
-        return HostileOrigin(child: child, port: port, directory: directory)
+        return HostileOrigin(process: process)
     }
 
     /// The request lines the origin logged (`conn N request ...`), in arrival order.
@@ -152,7 +83,7 @@ while True:
         return number
     }
 
-    func kill() { child.kill() }
+    func kill() { process.kill() }
 }
 
 /// A `HostileOrigin` behind a Faultline proxy (JSON logging on: its stdout is a pipe).

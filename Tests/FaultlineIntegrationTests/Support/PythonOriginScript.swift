@@ -16,54 +16,8 @@
 /// - `/slow?ms=M`: answers `slow done` after M milliseconds
 /// - `/drip`: a chunked response that sends a chunk every 100 ms until the peer goes away
 enum PythonOriginScript {
-    /// What every Python origin here starts with: a listening socket on an ephemeral
-    /// loopback port and a thread-safe `log` to stdout.
-    static let listenerPreamble = #"""
-import json, socket, sys, threading, time
-
-server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-server.bind(("127.0.0.1", 0))
-server.listen(128)
-lock = threading.Lock()
-
-def log(message):
-    with lock:
-        sys.stdout.write(message + "\n")
-        sys.stdout.flush()
-
-"""#
-
-    static let source = listenerPreamble + #"""
+    static let source = PythonOriginPrelude.source + #"""
 from urllib.parse import urlsplit, parse_qs
-
-log("origin listening on 127.0.0.1:%d" % server.getsockname()[1])
-
-class Closed(Exception):
-    pass
-
-class Conn:
-    def __init__(self, sock, n):
-        self.sock, self.n, self.buf = sock, n, b""
-    def fill(self):
-        data = self.sock.recv(65536)
-        if not data:
-            raise Closed()
-        self.buf += data
-    def line(self):
-        while b"\r\n" not in self.buf:
-            self.fill()
-        line, _, self.buf = self.buf.partition(b"\r\n")
-        return line
-    def exactly(self, count):
-        while len(self.buf) < count:
-            self.fill()
-        data, self.buf = self.buf[:count], self.buf[count:]
-        return data
-    def wait_close(self):
-        while True:
-            self.fill()
-            self.buf = b""
 
 def pattern(count):
     block = bytes(i % 251 for i in range(251))
@@ -72,121 +26,85 @@ def pattern(count):
 
 def handle(sock, n):
     conn = Conn(sock, n)
-    log("conn %d open" % n)
-    try:
-        while True:
-            request_line = conn.line().decode("latin-1")
-            headers = []
-            while True:
-                line = conn.line()
-                if not line:
-                    break
-                name, _, value = line.decode("latin-1").partition(":")
-                headers.append([name.strip(), value.strip()])
-            log("conn %d request %s" % (n, request_line))
-            method, target, _ = request_line.split(" ", 2)
-            lower = {k.lower(): v for k, v in headers}
-            body = b""
-            trailers = []
-            if "chunked" in lower.get("transfer-encoding", "").lower():
-                while True:
-                    size = int(conn.line().split(b";")[0], 16)
-                    if size == 0:
-                        while True:
-                            trailer = conn.line()
-                            if not trailer:
-                                break
-                            name, _, value = trailer.decode("latin-1").partition(":")
-                            trailers.append([name.strip(), value.strip()])
-                        break
-                    body += conn.exactly(size)
-                    conn.line()
-            elif "content-length" in lower:
-                body = conn.exactly(int(lower["content-length"]))
-            url = urlsplit(target)
-            query = parse_qs(url.query)
-            path = url.path
-            if path == "/garbage":
-                sock.sendall(b"SSH-2.0-NotHTTP \x00\x01\x02 garbage\r\n\r\n")
-                sock.close()
-                log("conn %d closed-by-origin" % n)
-                return
-            if path == "/both-lengths":
-                sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
-                continue
-            if path == "/bad-length":
-                sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5x\r\n\r\nhello")
-                continue
-            if path == "/hang":
-                conn.wait_close()
-            if path == "/midbody":
-                sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n" + b"x" * 1000)
-                time.sleep(0.1)
-                sock.close()
-                log("conn %d closed-by-origin" % n)
-                return
-            if path == "/midchunk":
-                sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n3e8\r\n" + b"x" * 1000 + b"\r\n")
-                time.sleep(0.1)
-                sock.close()
-                log("conn %d closed-by-origin" % n)
-                return
-            if path == "/close-delimited":
-                count = int(query.get("n", ["300000"])[0])
-                sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n")
-                sock.sendall(pattern(count))
-                sock.close()
-                log("conn %d closed-by-origin" % n)
-                return
-            if path == "/drip":
-                sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
-                sock.settimeout(0.1)
-                try:
-                    while True:
-                        sock.sendall(b"5\r\ndrip\n\r\n")
-                        try:
-                            if not sock.recv(65536):
-                                raise Closed()
-                        except socket.timeout:
-                            pass
-                except (Closed, OSError):
-                    log("conn %d closed-by-peer" % n)
-                    return
-            if path == "/trailers":
-                sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n\r\n"
-                             b"5\r\nhello\r\n0\r\nX-Checksum: abc123\r\n\r\n")
-                continue
-            if path == "/early-hints":
-                sock.sendall(b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n")
-                time.sleep(0.05)
-                sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nfinal")
-                continue
-            if path == "/slow":
-                time.sleep(int(query.get("ms", ["1000"])[0]) / 1000.0)
-                payload = b"slow done"
-                sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(payload) + payload)
-                continue
-            payload = json.dumps({"method": method, "target": target, "headers": headers, "trailers": trailers, "body_bytes": len(body)}).encode()
-            close = "close" in lower.get("connection", "").lower()
-            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n%s\r\n" % (len(payload), b"Connection: close\r\n" if close else b"") + payload)
-            if close or query.get("then") == ["close"]:
-                sock.close()
-                log("conn %d closed-by-origin" % n)
-                return
-    except Closed:
-        log("conn %d closed-by-peer" % n)
-    except OSError as error:
-        log("conn %d error %s" % (n, error))
-    finally:
-        try:
+    while True:
+        request_line = conn.line().decode("latin-1")
+        headers = [[name.strip(), value] for name, value in fields(conn)]
+        log("conn %d request %s" % (n, request_line))
+        method, target, _ = request_line.split(" ", 2)
+        lower = {k.lower(): v for k, v in headers}
+        body, trailers = read_body(conn, lower)
+        trailers = [[name.strip(), value] for name, value in trailers]
+        url = urlsplit(target)
+        query = parse_qs(url.query)
+        path = url.path
+        if path == "/garbage":
+            sock.sendall(b"SSH-2.0-NotHTTP \x00\x01\x02 garbage\r\n\r\n")
             sock.close()
-        except OSError:
-            pass
+            log("conn %d closed-by-origin" % n)
+            return
+        if path == "/both-lengths":
+            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+            continue
+        if path == "/bad-length":
+            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5x\r\n\r\nhello")
+            continue
+        if path == "/hang":
+            conn.wait_close()
+        if path == "/midbody":
+            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n" + b"x" * 1000)
+            time.sleep(0.1)
+            sock.close()
+            log("conn %d closed-by-origin" % n)
+            return
+        if path == "/midchunk":
+            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n3e8\r\n" + b"x" * 1000 + b"\r\n")
+            time.sleep(0.1)
+            sock.close()
+            log("conn %d closed-by-origin" % n)
+            return
+        if path == "/close-delimited":
+            count = int(query.get("n", ["300000"])[0])
+            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n")
+            sock.sendall(pattern(count))
+            sock.close()
+            log("conn %d closed-by-origin" % n)
+            return
+        if path == "/drip":
+            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n")
+            sock.settimeout(0.1)
+            try:
+                while True:
+                    sock.sendall(b"5\r\ndrip\n\r\n")
+                    try:
+                        if not sock.recv(65536):
+                            raise Closed()
+                    except socket.timeout:
+                        pass
+            except (Closed, OSError):
+                log("conn %d closed-by-peer" % n)
+                return
+        if path == "/trailers":
+            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n\r\n"
+                         b"5\r\nhello\r\n0\r\nX-Checksum: abc123\r\n\r\n")
+            continue
+        if path == "/early-hints":
+            sock.sendall(b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n")
+            time.sleep(0.05)
+            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nfinal")
+            continue
+        if path == "/slow":
+            time.sleep(int(query.get("ms", ["1000"])[0]) / 1000.0)
+            payload = b"slow done"
+            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n" % len(payload) + payload)
+            continue
+        payload = json.dumps({"method": method, "target": target, "headers": headers, "trailers": trailers, "body_bytes": len(body)}).encode()
+        close = "close" in lower.get("connection", "").lower()
+        sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n%s\r\n" % (len(payload), b"Connection: close\r\n" if close else b"") + payload)
+        if close or query.get("then") == ["close"]:
+            sock.close()
+            log("conn %d closed-by-origin" % n)
+            return
 
-count = 0
-while True:
-    sock, _ = server.accept()
-    count += 1
-    threading.Thread(target=handle, args=(sock, count), daemon=True).start()
+serve(handle)
 """#
 }

@@ -1,6 +1,6 @@
 /// The recording origin of the differential framing test, in Python. It appends every byte it
 /// reads on connection N to `RECORD_DIR/conn-N.raw` before acting on it, so the test can
-/// re-parse exactly what the proxy sent, and logs `conn N open`, `conn N eof`,
+/// re-parse exactly what the proxy sent, and logs `conn N open`, `conn N closed-by-peer`,
 /// `conn N closed-by-origin` and `conn N bad REASON` to stdout.
 ///
 /// It parses requests strictly itself (a lenient origin would be the one that gets smuggled
@@ -22,11 +22,10 @@
 ///   `transfer-encoding`) naming the response's own framing header
 /// - `extra N`: as `cl`, then at once a second, unsolicited response (nonce `unsolicited`)
 enum RecordingOriginScript {
-    static let source = PythonOriginScript.listenerPreamble + #"""
+    static let source = PythonOriginPrelude.source + #"""
 import hashlib, os, re
 
 RECORD_DIR = sys.argv[1]
-log("origin listening on 127.0.0.1:%d" % server.getsockname()[1])
 
 TOKEN = re.compile(rb"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
 TARGET = re.compile(rb"^[\x21-\x7e]+$")
@@ -34,38 +33,26 @@ HEX = re.compile(rb"^[0-9A-Fa-f]{1,8}$")
 EXT = re.compile(rb"^(;[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+([ \t]*=[ \t]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+|\"[^\"\\\r\n]*\"))?[ \t]*)*$")
 VALUE = re.compile(rb"^[\t\x20-\x7e\x80-\xff]*$")
 
-class Closed(Exception):
-    pass
-
 class Bad(Exception):
     pass
 
-class Conn:
+class RecordingConn(Conn):
     def __init__(self, sock, n):
-        self.sock, self.n, self.buf = sock, n, b""
+        super().__init__(sock, n)
         self.record = open(os.path.join(RECORD_DIR, "conn-%d.raw" % n), "ab", buffering=0)
-    def fill(self):
-        data = self.sock.recv(65536)
-        if not data:
-            raise Closed()
+    def received(self, data):
         self.record.write(data)
-        self.buf += data
     def line(self, limit=16384):
         while b"\r\n" not in self.buf:
             if len(self.buf) > limit:
                 raise Bad("line too long")
             self.fill()
-        line, _, self.buf = self.buf.partition(b"\r\n")
+        line = super().line()
         if b"\n" in line or b"\r" in line:
             raise Bad("bare CR or LF")
         return line
-    def exactly(self, count):
-        while len(self.buf) < count:
-            self.fill()
-        data, self.buf = self.buf[:count], self.buf[count:]
-        return data
 
-def fields(conn):
+def strict_fields(conn):
     out = []
     while True:
         line = conn.line()
@@ -84,7 +71,7 @@ def read_request(conn):
     parts = line.split(b" ")
     if len(parts) != 3 or not TOKEN.match(parts[0]) or not TARGET.match(parts[1]) or parts[2] != b"HTTP/1.1":
         raise Bad("bad request line %r" % line[:80])
-    headers = fields(conn)
+    headers = strict_fields(conn)
     te = [v for k, v in headers if k == "transfer-encoding"]
     cl = [v for k, v in headers if k == "content-length"]
     body = b""
@@ -98,7 +85,7 @@ def read_request(conn):
                 raise Bad("bad chunk size line %r" % size_line[:80])
             size = int(size, 16)
             if size == 0:
-                fields(conn)
+                strict_fields(conn)
                 break
             body += conn.exactly(size)
             if conn.exactly(2) != b"\r\n":
@@ -176,35 +163,22 @@ def respond(conn, n, method, headers, body):
     return mode != "then-close"
 
 def handle(sock, n):
-    conn = Conn(sock, n)
-    log("conn %d open" % n)
+    conn = RecordingConn(sock, n)
     try:
         while True:
             method, headers, body = read_request(conn)
             if not respond(conn, n, method, headers, body):
                 log("conn %d closed-by-origin" % n)
                 return
-    except Closed:
-        log("conn %d eof" % n)
     except Bad as error:
         log("conn %d bad %s" % (n, error))
         try:
             sock.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 11\r\nConnection: close\r\n\r\nbad request")
         except OSError:
             pass
-    except OSError as error:
-        log("conn %d error %s" % (n, error))
     finally:
         conn.record.close()
-        try:
-            sock.close()
-        except OSError:
-            pass
 
-count = 0
-while True:
-    sock, _ = server.accept()
-    count += 1
-    threading.Thread(target=handle, args=(sock, count), daemon=True).start()
+serve(handle)
 """#
 }

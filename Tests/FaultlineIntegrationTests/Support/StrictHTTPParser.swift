@@ -33,51 +33,46 @@ enum StrictHTTPParser {
 
     /// Requests, as an origin reads them.
     static func requests(_ bytes: [UInt8]) -> Result {
-        var reader = Reader(bytes: bytes)
-        var messages: [StrictMessage] = []
-        while reader.cursor < bytes.count {
-            let start = reader.cursor
-            var message: StrictMessage?
-            do {
-                var head = try readHead(&reader, request: true)
-                head.offset = start
-                message = head
-                try readBody(&reader, into: &head, request: true, bodiless: false, closed: false)
-                messages.append(head)
-            } catch let failure as Failure {
-                return Result(messages: messages, tail: .invalid(offset: failure.offset, reason: failure.reason))
-            } catch {
-                if let message { return Result(messages: messages, tail: .partialBody(reader.partial ?? message)) }
-                return Result(messages: messages, tail: .partialHead(offset: start, bytes: Array(bytes[start...])))
-            }
+        messages(bytes, request: true) { reader, message, _ in
+            try readBody(&reader, into: &message, request: true, bodiless: false, closed: false)
+            return true
         }
-        return Result(messages: messages, tail: .none)
     }
 
     /// Final responses (interim 1xx skipped), as a client reads them; `methods` are the
     /// client's request methods in order (a response to HEAD has no body), `closed` whether
     /// the stream ended (a response without length then ends with it).
     static func responses(_ bytes: [UInt8], methods: [String], closed: Bool) -> Result {
+        messages(bytes, request: false) { reader, message, index in
+            let status = message.status ?? 0
+            if (100...199).contains(status) {
+                if !message.headers.isEmpty && (message.header("content-length") != nil || message.header("transfer-encoding") != nil) {
+                    throw Failure(offset: message.offset, reason: "framing header on a \(status) response")
+                }
+                return false
+            }
+            let method = index < methods.count ? methods[index] : "GET"
+            let bodiless = method == "HEAD" || status == 204 || status == 304
+            try readBody(&reader, into: &message, request: false, bodiless: bodiless, closed: closed)
+            return true
+        }
+    }
+
+    /// Reads head after head until the stream ends or breaks. `body` reads the body of each
+    /// head (given how many messages were kept before it) and says whether the message is
+    /// kept (an interim response is not).
+    private static func messages(_ bytes: [UInt8], request: Bool,
+                                 body: (inout Reader, inout StrictMessage, Int) throws -> Bool) -> Result {
         var reader = Reader(bytes: bytes)
         var messages: [StrictMessage] = []
         while reader.cursor < bytes.count {
             let start = reader.cursor
             var message: StrictMessage?
             do {
-                var head = try readHead(&reader, request: false)
+                var head = try readHead(&reader, request: request)
                 head.offset = start
                 message = head
-                let status = head.status ?? 0
-                if (100...199).contains(status) {
-                    if !head.headers.isEmpty && (head.header("content-length") != nil || head.header("transfer-encoding") != nil) {
-                        throw Failure(offset: start, reason: "framing header on a \(status) response")
-                    }
-                    continue
-                }
-                let method = messages.count < methods.count ? methods[messages.count] : "GET"
-                let bodiless = method == "HEAD" || status == 204 || status == 304
-                try readBody(&reader, into: &head, request: false, bodiless: bodiless, closed: closed)
-                messages.append(head)
+                if try body(&reader, &head, messages.count) { messages.append(head) }
             } catch let failure as Failure {
                 return Result(messages: messages, tail: .invalid(offset: failure.offset, reason: failure.reason))
             } catch {

@@ -22,15 +22,10 @@ final class TLSOriginProcess: Sendable {
 
     /// The Python origin serving `chain` (leaf first, then intermediates) with `key`.
     static func python(chain: String, key: String) async throws -> TLSOriginProcess {
-        let directory = try TemporaryDirectory()
-        let script = try directory.write("tls_origin.py", pythonSource)
-        let child = try ChildProcess(executable: TestPaths.python3, arguments: ["-u", script, chain, key], directory: directory.url)
-        let marker = "tls origin listening on "
-        let line = try await child.output.waitForLine("\"\(marker)\" from the python TLS origin", timeout: .seconds(15)) {
-            $0.contains(marker)
+        let process = try await PythonScriptProcess.start("tls_origin.py", source: pythonSource, marker: "tls origin listening on ") { _ in
+            [chain, key]
         }
-        guard let port = Int(line.text.split(separator: ":").last ?? "") else { throw TestFailure("no port in \(line.text)") }
-        return TLSOriginProcess(child: child, port: port, directory: directory)
+        return TLSOriginProcess(child: process.child, port: process.port, directory: process.directory)
     }
 
     /// `openssl s_server -www` serving `certificate` with `key`, sending `chain` (extra certificates) after it.
@@ -56,19 +51,13 @@ final class TLSOriginProcess: Sendable {
 
     func kill() { child.kill() }
 
-    static let pythonSource = #"""
-import http.server, json, ssl, sys, threading
+    static let pythonSource = PythonOriginPrelude.log + #"""
+import http.server, ssl
 
 chain, key = sys.argv[1], sys.argv[2]
 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 context.load_cert_chain(chain, key)
-lock = threading.Lock()
 counter = [0]
-
-def log(message):
-    with lock:
-        sys.stdout.write(message + "\n")
-        sys.stdout.flush()
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
