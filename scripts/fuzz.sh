@@ -99,7 +99,7 @@ for target in "${targets[@]}"; do
     # Fork mode reports progress lines only: "#N: cov: … exec/s: R …".
     last=$(grep -E '^#[0-9]+: cov:' "$log" | tail -1)
     runs=$(grep -oE '^#[0-9]+' <<<"$last" | tr -d '#' || true)
-    rate=$(grep -oE 'exec/s: [0-9]+' <<<"$last" | grep -oE '[0-9]+$' || true)
+    rate=$(( ${runs:-0} / (seconds > 0 ? seconds : 1) ))
   else
     runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
     rate=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
@@ -108,12 +108,18 @@ for target in "${targets[@]}"; do
   crashes=$((after - before))
   newest=""
   if [[ $crashes -gt 0 ]]; then newest=$(ls -t "$artifacts" | head -1); fi
+  new_artifacts=()
+  if [[ $crashes -gt 0 ]]; then mapfile -t new_artifacts < <(ls -t "$artifacts" | head -"$crashes"); fi
   if [[ $status -ne 0 && $crashes -eq 0 ]]; then crashes=1; newest="(exit $status, see $log)"; fi
   printf '%-16s %12s %10s %8s %s\n' "$target" "${runs:-?}" "${rate:-?}" "$crashes" "${newest:+$artifacts/$newest}"
   if [[ $crashes -gt 0 ]]; then
     failed+=("$target")
-    # What broke, from the target's own message or the sanitizer's summary.
-    grep -E 'INVARIANT BROKEN|Fatal error|SUMMARY: AddressSanitizer|ERROR: LeakSanitizer' "$log" | sort | uniq -c | sort -rn | head -20 | cut -c1-300 | sed 's/^/    /' >&2 || true
+    # What broke: each new input is run again on its own (fork mode keeps the children's
+    # output elsewhere), and the distinct first lines are listed with how often they came.
+    for artifact in "${new_artifacts[@]:0:50}"; do
+      "$build/targets/$target" "$artifacts/$artifact" 2>&1 \
+        | grep -m1 -E 'INVARIANT BROKEN|Fatal error|SUMMARY: AddressSanitizer|ERROR: LeakSanitizer|ERROR: libFuzzer: (timeout|out-of-memory)' || true
+    done | cut -c1-160 | sort | uniq -c | sort -rn | head -15 | sed 's/^/    /' >&2
   fi
 done
 if [[ ${#failed[@]} -gt 0 ]]; then

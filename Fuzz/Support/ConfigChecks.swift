@@ -1,5 +1,5 @@
 import Foundation
-import FaultlineRules
+@testable import FaultlineRules
 
 /// What the proxy builds from an accepted configuration, run once per accepted input.
 enum ConfigCompilation {
@@ -24,11 +24,8 @@ enum ConfigCompilation {
 
 /// The checks on a refusal, shared with the admin rule target.
 enum ConfigErrorCheck {
-    /// Keys a configuration file may have at the top (the loader's own list is internal).
-    static let topLevelKeys: Set<String> = [
-        "$schema", "workers", "listeners", "admin", "demo_origin", "upstreams", "routes", "client_timeouts",
-        "limits", "seed", "fault_headers", "log", "har",
-    ]
+    /// Keys a configuration file may have at the top (the loader's own list).
+    static let topLevelKeys = Set(ConfigKeys.topLevel)
 
     /// A refusal lists at least one error, each with a message, and each naming a field
     /// (its path starts with `prefix` or a top-level key) when the document is a JSON object.
@@ -38,8 +35,10 @@ enum ConfigErrorCheck {
         for item in error.errors {
             FuzzCheck.require(!item.message.isEmpty, "config: empty message at \(item.path)\n  input: \(FuzzCheck.show(Array(document)))")
             guard let object else { continue }
-            let head = String(item.path.prefix { $0 != "." && $0 != "[" })
-            let named = prefix.map { head == $0 } ?? (topLevelKeys.contains(head) || object[head] != nil)
+            // Keys may themselves contain "." or "[": match the document's keys as prefixes.
+            let path = item.path
+            let starts = { (key: String) in path == key || path.hasPrefix(key + ".") || path.hasPrefix(key + "[") }
+            let named = prefix.map(starts) ?? (topLevelKeys.contains(where: starts) || object.keys.contains(where: starts))
             FuzzCheck.require(named, "config: error names no field: \(FuzzCheck.show(item.description))\n  input: \(FuzzCheck.show(Array(document)))")
         }
     }
