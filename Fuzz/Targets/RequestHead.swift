@@ -42,6 +42,8 @@ struct RequestHeadCheck {
     }
 
     /// The proxy's own answers (405, 400) end the exchange before anything is written upstream.
+    /// This mirrors `DownstreamConnection.beginExchange`; when the proxy refuses more heads
+    /// (issue 9, item 5), call the same validation here so the target checks what it forwards.
     private func forwarded(_ head: HTTPHead) -> Bool {
         if head.method == "CONNECT" { return false }
         let hostCount = head.headers.count(of: "host")
@@ -109,6 +111,14 @@ struct RequestHeadCheck {
         }
         if let requestID, strict.values("x-request-id") != [Array(requestID.utf8)] { fail("X-Request-ID not replaced", written) }
 
+        // RFC 9112 §6.1: Transfer-Encoding in an HTTP/1.0 request is faulty framing.
+        if head.versionMajor == 1 && head.versionMinor == 0 && head.headers.count(of: "transfer-encoding") > 0 {
+            fail("an HTTP/1.0 request with Transfer-Encoding is forwarded", written)
+        }
+        // An h2c upgrade is for the next hop only: forwarding it hands the upstream a protocol switch.
+        for value in strict.values("upgrade") where String(decoding: value.map(lower), as: UTF8.self).contains("h2c") {
+            fail("Upgrade: h2c is forwarded", written)
+        }
         checkEndToEnd(head, strict, dropControls: dropControls, written)
         checkDecoderAgrees(head, framing: framing, written)
     }
