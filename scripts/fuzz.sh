@@ -50,14 +50,25 @@ if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
 fi
 
 build=.build/fuzz
-modules=(CLLHTTP CLinux FaultlineHTTP FaultlineIO FaultlineRules FaultlineLog FaultlineTLS FaultlineProxy)
+c_modules=(CLLHTTP CLinux)
+swift_modules=(FaultlineHTTP FaultlineIO FaultlineRules FaultlineLog FaultlineTLS FaultlineProxy)
 start=$(date +%s)
 # FaultlineProxy depends on every other library module, so this builds all of them.
 swift build -c debug --build-path "$build" --target FaultlineProxy \
   -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address
+# The objects of the modules' current sources only: a file renamed or removed since an
+# earlier build leaves its stale object behind in the build directory.
 objects=()
-for module in "${modules[@]}"; do
-  objects+=("$build"/debug/"$module".build/*.o)
+for module in "${c_modules[@]}"; do
+  for source in Sources/"$module"/*.c; do
+    objects+=("$build/debug/$module.build/$(basename "$source").o")
+  done
+done
+for module in "${swift_modules[@]}"; do
+  mapfile -t -O "${#objects[@]}" objects < <(python3 -c '
+import json, sys
+for entry in json.load(open(sys.argv[1])).values():
+    if "object" in entry: print(entry["object"])' "$build/debug/$module.build/output-file-map.json")
 done
 mkdir -p "$build/targets"
 # The C modules' module maps, so the targets can import modules that import them privately.
@@ -107,7 +118,8 @@ for target in "${targets[@]}"; do
   after=$(find "$artifacts" -type f | wc -l)
   crashes=$((after - before))
   newest=""
-  if [[ $crashes -gt 0 ]]; then newest=$(ls -t "$artifacts" | head -1); fi
+  # `|| true`: head closing the pipe early is not a failure (pipefail would make it one).
+  if [[ $crashes -gt 0 ]]; then newest=$(ls -t "$artifacts" | head -1 || true); fi
   new_artifacts=()
   if [[ $crashes -gt 0 ]]; then mapfile -t new_artifacts < <(ls -t "$artifacts" | head -"$crashes"); fi
   if [[ $status -ne 0 && $crashes -eq 0 ]]; then crashes=1; newest="(exit $status, see $log)"; fi
@@ -119,7 +131,7 @@ for target in "${targets[@]}"; do
     for artifact in "${new_artifacts[@]:0:50}"; do
       "$build/targets/$target" "$artifacts/$artifact" 2>&1 \
         | grep -m1 -E 'INVARIANT BROKEN|Fatal error|SUMMARY: AddressSanitizer|ERROR: LeakSanitizer|ERROR: libFuzzer: (timeout|out-of-memory)' || true
-    done | cut -c1-160 | sort | uniq -c | sort -rn | head -15 | sed 's/^/    /' >&2
+    done | sed -E 's/"([^"\\]|\\.)*"/"…"/g' | cut -c1-160 | sort | uniq -c | sort -rn | head -15 | sed 's/^/    /' >&2 || true
   fi
 done
 if [[ ${#failed[@]} -gt 0 ]]; then
