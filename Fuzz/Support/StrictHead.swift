@@ -133,7 +133,10 @@ struct StrictHead {
         }
         guard let first = lengths.first else { return .success(.none) }
         guard lengths.count == 1 else { return .failure("\(lengths.count) Content-Length fields") }
-        guard !first.isEmpty, first.count <= 19, first.allSatisfy(isDigit), let length = UInt64(String(decoding: first, as: UTF8.self)) else {
+        // 1*DIGIT (RFC 9110 §8.6); leading zeros are allowed, the value must fit 64 bits.
+        let significant = first.drop { $0 == UInt8(ascii: "0") }
+        guard !first.isEmpty, first.allSatisfy(isDigit), significant.count <= 20,
+              let length = significant.isEmpty ? 0 : UInt64(String(decoding: significant, as: UTF8.self)) else {
             return .failure("Content-Length \(FuzzCheck.show(first)) is not a decimal")
         }
         return .success(.contentLength(length))
