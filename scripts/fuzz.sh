@@ -129,7 +129,7 @@ for target in "${targets[@]}"; do
     # What broke: each new input is run again on its own (fork mode keeps the children's
     # output elsewhere), and the distinct first lines are listed with how often they came.
     for artifact in "${new_artifacts[@]:0:50}"; do
-      "$build/targets/$target" "$artifacts/$artifact" 2>&1 \
+      "$build/targets/$target" -artifact_prefix="$build/triage-" "$artifacts/$artifact" 2>&1 \
         | grep -m1 -E 'INVARIANT BROKEN|Fatal error|SUMMARY: AddressSanitizer|ERROR: LeakSanitizer|ERROR: libFuzzer: (timeout|out-of-memory)' || true
     done | sed -E 's/"([^"\\]|\\.)*"/"…"/g' | cut -c1-160 | sort | uniq -c | sort -rn | head -15 | sed 's/^/    /' >&2 || true
   fi

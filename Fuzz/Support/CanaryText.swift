@@ -24,8 +24,8 @@ enum CanaryText {
     static let alphanumeric: [UInt8] = Array("ABCDEFGHIJKLMNOPRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
     /// What a query or form value may hold besides `&`, `#` and `;` (which end it) and `Q`.
     static let queryValue: [UInt8] = (0x21...0x7E).filter { !"&#;Q".utf8.contains($0) }
-    /// Bytes of a URL's userinfo password: no `/`, `?`, `#` or `@` (they end the authority).
-    static let userinfo: [UInt8] = (0x21...0x7E).filter { !"/?#@Q".utf8.contains($0) }
+    /// Bytes of a URL's userinfo (RFC 3986 §3.2.1): unreserved, sub-delims, `:` and `%`.
+    static let userinfo: [UInt8] = alphanumeric + Array("-._~!$&'()*+,;=:%".utf8)
     /// token68 (RFC 9110 §11.2): a Bearer or Basic credential.
     static let token68: [UInt8] = alphanumeric + Array("-._~+/=".utf8)
     /// cookie-octet (RFC 6265 §4.1.1).
