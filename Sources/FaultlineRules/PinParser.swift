@@ -54,7 +54,9 @@ public enum PinParser {
         let algorithm = text[..<slash].lowercased()
         guard knownAlgorithms.contains(algorithm) else { return nil }
         var rest = text[text.index(after: slash)...]
-        if rest.hasPrefix("/") { rest = rest.dropFirst() }
+        // curl's `sha256//x` has a second slash; but base64 may itself start with "/", so
+        // `sha256/` + 44 characters is the OkHttp spelling whatever its first character.
+        if rest.hasPrefix("/") && rest.utf8.count != 44 { rest = rest.dropFirst() }
         return (algorithm.replacingOccurrences(of: "-", with: ""), rest)
     }
 

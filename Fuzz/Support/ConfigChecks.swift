@@ -1,0 +1,45 @@
+import Foundation
+@testable import FaultlineRules
+
+/// What the proxy builds from an accepted configuration, run once per accepted input.
+enum ConfigCompilation {
+    static func exercise(_ config: ProxyConfig) {
+        let table = RouteTable(config: config)
+        let decider = FaultDecider(seed: config.seed ?? 1, routes: table.routes, clock: { 1_000_000 })
+        for route in table.routes {
+            for _ in 0..<3 {
+                let decision = decider.decide(route: route)
+                decider.finished(decision)
+            }
+        }
+        _ = decider.stats()
+        let host = Array("example.test".utf8)
+        let method = Array("GET".utf8)
+        let path = Array("/a/b".utf8)
+        _ = host.withUnsafeBytes { host in
+            method.withUnsafeBytes { method in path.withUnsafeBytes { path in table.match(host: host, method: method, path: path) } }
+        }
+    }
+}
+
+/// The checks on a refusal, shared with the admin rule target.
+enum ConfigErrorCheck {
+    /// Keys a configuration file may have at the top (the loader's own list).
+    static let topLevelKeys = Set(ConfigKeys.topLevel)
+
+    /// A refusal lists at least one error, each with a message, and each naming a field
+    /// (its path starts with `prefix` or a top-level key) when the document is a JSON object.
+    static func check(_ error: ConfigErrors, document: Data, topLevelKeys: Set<String>, prefix: String? = nil) {
+        FuzzCheck.require(!error.errors.isEmpty, "config: refused with no error\n  input: \(FuzzCheck.show(Array(document)))")
+        let object = (try? JSONSerialization.jsonObject(with: document, options: [.fragmentsAllowed])) as? [String: Any]
+        for item in error.errors {
+            FuzzCheck.require(!item.message.isEmpty, "config: empty message at \(item.path)\n  input: \(FuzzCheck.show(Array(document)))")
+            guard let object else { continue }
+            // Keys may themselves contain "." or "[": match the document's keys as prefixes.
+            let path = item.path
+            let starts = { (key: String) in path == key || path.hasPrefix(key + ".") || path.hasPrefix(key + "[") }
+            let named = prefix.map(starts) ?? (topLevelKeys.contains(where: starts) || object.keys.contains(where: starts))
+            FuzzCheck.require(named, "config: error names no field: \(FuzzCheck.show(item.description))\n  input: \(FuzzCheck.show(Array(document)))")
+        }
+    }
+}
