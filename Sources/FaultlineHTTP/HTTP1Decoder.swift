@@ -157,6 +157,10 @@ extension HTTP1Decoder {
     }
 
     fileprivate func onReason(_ piece: UnsafeRawBufferPointer) -> Int32 {
+        // reason-phrase = *( HTAB / SP / VCHAR / obs-text ): a control byte would reach the client.
+        for byte in piece where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+            return fail(.malformed, "reason phrase contains a control character")
+        }
         head.reason.append(contentsOf: piece)
         return head.reason.count > limits.maxTargetBytes
             ? fail(.malformed, "reason phrase longer than \(limits.maxTargetBytes) bytes") : 0

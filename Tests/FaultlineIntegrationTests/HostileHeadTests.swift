@@ -118,7 +118,7 @@ struct HostileHeadTests {
 
     // MARK: Defect 5: head validation (responses → 502)
 
-    @Test(arguments: ["cl-204", "te-204", "cl-103", "te-304", "empty-name", "fold-empty", "http10-te", "status-600"])
+    @Test(arguments: ["cl-204", "te-204", "cl-103", "te-304", "empty-name", "fold-empty", "http10-te", "status-600", "reason-control"])
     func malformedResponseHeadsAreBadGateway(_ name: String) async throws {
         let stack = try await HostileStack.start()
         defer { stack.stop() }
