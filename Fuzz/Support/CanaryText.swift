@@ -24,6 +24,9 @@ enum CanaryText {
     static let alphanumeric: [UInt8] = Array("ABCDEFGHIJKLMNOPRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
     /// What a query or form value may hold besides `&`, `#` and `;` (which end it) and `Q`.
     static let queryValue: [UInt8] = (0x21...0x7E).filter { !"&#;Q".utf8.contains($0) }
+    /// A query value inside a URL written in text or a JSON string (RFC 3986 §3.4: pchar,
+    /// `/` and `?`), less `&` and `;` (which end it) and `'` (a quote ends a URL in text).
+    static let urlQueryValue: [UInt8] = alphanumeric + Array("-._~!$()*+,=:@/?%".utf8)
     /// Bytes of a URL's userinfo (RFC 3986 §3.2.1): unreserved, sub-delims, `:` and `%`.
     static let userinfo: [UInt8] = alphanumeric + Array("-._~!$&'()*+,;=:%".utf8)
     /// token68 (RFC 9110 §11.2): a Bearer or Basic credential.

@@ -131,8 +131,8 @@ struct RedactionScenario {
             case .json:
                 inner = CanaryText.jsonString(nameBytes) + Array(":".utf8) + CanaryText.jsonString(canary(CanaryText.jsonText))
             case .jsonEmbeddedURL:
-                let url = Array("https://example.test/cb?".utf8) + mapped(0, CanaryText.queryValue) + Array("&".utf8) + nameBytes
-                    + Array("=".utf8) + canary(CanaryText.queryValue)
+                let url = Array("https://example.test/cb?".utf8) + mapped(0, CanaryText.urlQueryValue) + Array("&".utf8) + nameBytes
+                    + Array("=".utf8) + canary(CanaryText.urlQueryValue)
                 inner = Array("\"url\":".utf8) + CanaryText.jsonString(url)
             case .jsonEmbeddedJSON:
                 let embedded = Array("{".utf8) + CanaryText.jsonString(nameBytes) + Array(": ".utf8)

@@ -116,8 +116,13 @@ struct RequestHeadCheck {
             fail("an HTTP/1.0 request with Transfer-Encoding is forwarded", written)
         }
         // An h2c upgrade is for the next hop only: forwarding it hands the upstream a protocol switch.
-        for value in strict.values("upgrade") where String(decoding: value.map(lower), as: UTF8.self).contains("h2c") {
-            fail("Upgrade: h2c is forwarded", written)
+        // The offer is the list element `h2c` (RFC 9110 §7.8); other text that merely contains
+        // those letters offers nothing.
+        for value in strict.values("upgrade") {
+            let elements = String(decoding: value.map(lower), as: UTF8.self).split(separator: ",")
+            if elements.contains(where: { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }) == ["h2c"] }) {
+                fail("Upgrade: h2c is forwarded", written)
+            }
         }
         checkEndToEnd(head, strict, dropControls: dropControls, written)
         checkDecoderAgrees(head, framing: framing, written)

@@ -18,7 +18,8 @@ extension HTTPHead {
     }
 
     /// Checks a response head: field names, the Connection list, Transfer-Encoding on
-    /// HTTP/1.0, the status range, and framing fields on statuses that have no body.
+    /// HTTP/1.0, the status range, framing fields on statuses that have no body, and the
+    /// Upgrade field a 101 must carry.
     public func validateResponse() throws(HTTPHeadViolation) {
         guard (100...599).contains(status) else { throw .invalidStatus(status) }
         try validateFields()
@@ -26,6 +27,9 @@ extension HTTPHead {
         let chunked = headers.firstIndex(of: "transfer-encoding") != nil
         if (status < 200 || status == 204) && (framed || chunked) { throw .framingOnBodilessStatus(status) }
         if status == 304 && chunked { throw .framingOnBodilessStatus(status) }
+        // RFC 9110 §15.2.2: a 101 names the protocol it switches to; without it the client
+        // cannot know what the tunnel carries.
+        if status == 101 && headers.firstIndex(of: "upgrade") == nil { throw .switchWithoutUpgrade }
     }
 
     /// What requests and responses share.

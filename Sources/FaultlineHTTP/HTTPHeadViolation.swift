@@ -22,6 +22,8 @@ public enum HTTPHeadViolation: Error, Sendable, Equatable, CustomStringConvertib
     case framingOnBodilessStatus(Int)
     /// A status code outside 100–599 (RFC 9110 §15).
     case invalidStatus(Int)
+    /// A 101 (Switching Protocols) without the Upgrade field that names the new protocol.
+    case switchWithoutUpgrade
 
     /// Short text for the error body and the log.
     public var description: String {
@@ -35,6 +37,7 @@ public enum HTTPHeadViolation: Error, Sendable, Equatable, CustomStringConvertib
         case .chunkedNotFinal: "chunked is not the final transfer coding, or is applied twice"
         case .framingOnBodilessStatus(let status): "message framing on a \(status) response"
         case .invalidStatus(let status): "status code \(status) outside 100-599"
+        case .switchWithoutUpgrade: "101 Switching Protocols without an Upgrade header"
         }
     }
 }

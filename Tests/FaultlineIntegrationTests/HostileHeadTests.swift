@@ -127,6 +127,15 @@ struct HostileHeadTests {
         #expect(try await stack.stillServes())
     }
 
+    @Test func switchingProtocolsWithoutUpgradeIsBadGateway() async throws {
+        let stack = try await HostileStack.start()
+        defer { stack.stop() }
+        let answer = try await stack.exchange(
+            "GET /r/101-no-upgrade HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n")
+        #expect(answer.parsed.first?.status == 502, "got \(String(decoding: answer.bytes, as: UTF8.self).debugDescription)")
+        #expect(try await stack.stillServes())
+    }
+
     @Test func prohibitedResponseTrailersAreDropped() async throws {
         let stack = try await HostileStack.start()
         defer { stack.stop() }

@@ -23,6 +23,7 @@ final class HostileOrigin: Sendable {
         "fold-empty": "HTTP/1.1 200 OK\r\nX-Folded:\r\n folded\r\nContent-Length: 2\r\n\r\nok",
         "http10-te": "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n",
         "status-600": "HTTP/1.1 600 Beyond\r\nContent-Length: 2\r\n\r\nok",
+        "101-no-upgrade": "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\n\r\n",
         "reason-control": "HTTP/1.1 200 O\u{01}K\r\nContent-Length: 2\r\n\r\nok",
         "bad-trailers": "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n"
             + "Content-Length: 99\r\nSet-Cookie: trailer-cookie=1\r\nTrailer: X-Checksum\r\nX-Checksum: abc123\r\n\r\n",
