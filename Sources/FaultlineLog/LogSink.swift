@@ -88,25 +88,13 @@ public final class LogSink: Sendable {
     /// `timeout` seconds have passed; false on timeout (e.g. a stuck pipe).
     @discardableResult
     public func flush(timeout: Double) -> Bool {
-        let target = core.queue.withLock { $0.accepted }
-        return Self.poll(timeout: timeout) { core.completed.load(ordering: .acquiring) >= target }
+        core.flush(timeout: timeout)
     }
 
     /// Stops accepting records, lets the writer drain the queue and close a file, and
     /// waits up to `timeout` seconds for it; false on timeout.
     @discardableResult
     public func close(timeout: Double) -> Bool {
-        core.queue.withLock { $0.stopping = true }
-        core.wake.post()
-        return Self.poll(timeout: timeout) { core.finished.load(ordering: .acquiring) }
-    }
-
-    private static func poll(timeout: Double, _ done: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, timeout) * 1000))
-        while !done() {
-            if ContinuousClock.now >= deadline { return false }
-            usleep(1000)
-        }
-        return true
+        core.close(timeout: timeout)
     }
 }

@@ -75,14 +75,14 @@ final class LogSinkCore: Sendable {
                 continue
             }
             if let replacement {
-                if owned { close(fd) }
+                if owned { Glibc.close(fd) }
                 fd = replacement
             }
             if !spare.isEmpty { writeAll(fd, spare) }
             spare.removeAll(keepingCapacity: spare.capacity <= 1 << 20)
             completed.add(count, ordering: .releasing)
             if stopping {
-                if owned { close(fd) }
+                if owned { Glibc.close(fd) }
                 finished.store(true, ordering: .releasing)
                 return
             }
@@ -90,6 +90,30 @@ final class LogSinkCore: Sendable {
             // instead of one per record (and the callers never wake it).
             usleep(Self.batchMicroseconds)
         }
+    }
+
+    /// Waits until every record accepted before the call was handed to `write(2)`, or
+    /// `timeout` seconds passed; false on timeout (a stalled destination).
+    func flush(timeout: Double) -> Bool {
+        let target = queue.withLock { $0.accepted }
+        return Self.poll(timeout: timeout) { completed.load(ordering: .acquiring) >= target }
+    }
+
+    /// Stops accepting records, lets the writer drain the queue and exit (closing an owned
+    /// descriptor), and waits up to `timeout` seconds for it; false on timeout.
+    func close(timeout: Double) -> Bool {
+        queue.withLock { $0.stopping = true }
+        wake.post()
+        return Self.poll(timeout: timeout) { finished.load(ordering: .acquiring) }
+    }
+
+    private static func poll(timeout: Double, _ done: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, timeout) * 1000))
+        while !done() {
+            if ContinuousClock.now >= deadline { return false }
+            usleep(1000)
+        }
+        return true
     }
 
     private func writeAll(_ fd: Int32, _ bytes: [UInt8]) {

@@ -85,12 +85,15 @@ public final class OperatorEventQueue: Sendable {
     /// `timeout` seconds have passed; false on timeout (a stalled stderr).
     @discardableResult
     public func flush(timeout: Double) -> Bool {
-        let target = core.queue.withLock { $0.accepted }
-        let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, timeout) * 1000))
-        while core.completed.load(ordering: .acquiring) < target {
-            if ContinuousClock.now >= deadline { return false }
-            usleep(1000)
-        }
-        return true
+        core.flush(timeout: timeout)
+    }
+
+    /// Stops the writer thread once what is queued was handed to `write(2)` (later lines are
+    /// dropped) and waits up to `timeout` seconds for it; false on timeout. The descriptor is
+    /// not closed, and only after this returns true may its owner close it: a writer still
+    /// running would write into whatever file reuses the number.
+    @discardableResult
+    public func close(timeout: Double) -> Bool {
+        core.close(timeout: timeout)
     }
 }

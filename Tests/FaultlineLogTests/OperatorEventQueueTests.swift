@@ -42,6 +42,7 @@ struct OperatorEventQueueTests {
         let text = Self.readAvailable(readEnd)
         #expect(text.hasPrefix("event 0\nevent 1\n"), "\(text)")
         #expect(text.contains("faultline: \(100 - accepted) operator event(s) dropped") && text.hasSuffix("after the pause\n"), "\(text)")
+        #expect(queue.close(timeout: 30), "the writer thread did not stop")
     }
 
     @Test func aStalledDestinationNeverBlocksTheCaller() throws {
@@ -55,6 +56,15 @@ struct OperatorEventQueueTests {
         #expect(ContinuousClock.now - started < .seconds(2), "the caller waited for the pipe")
         #expect(queue.droppedCount > 9000, "\(queue.droppedCount)")
         #expect(!queue.flush(timeout: 0.1), "nothing reads the pipe, so the queue cannot drain")
-        _ = Self.readAvailable(readEnd)
+        // The writer must be gone before the descriptors close: a stray writer would pour
+        // what is left into whatever file reuses the number (another test's pipe or socket).
+        // Reading keeps the pipe moving until the writer has written or dropped everything.
+        let deadline = ContinuousClock.now + .seconds(30)
+        var stopped = false
+        while !stopped && ContinuousClock.now < deadline {
+            _ = Self.readAvailable(readEnd)
+            stopped = queue.close(timeout: 0.01)
+        }
+        #expect(stopped, "the writer thread did not stop")
     }
 }
