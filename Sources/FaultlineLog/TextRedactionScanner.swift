@@ -67,6 +67,14 @@ struct TextRedactionScanner {
     private func url(_ bytes: ArraySlice<UInt8>, authority: Int, limit: Int, _ edits: inout RedactionEdits) -> Int {
         var end = authority
         while end < limit, !Self.endsURL(bytes[end]) { end += 1 }
+        // Userinfo may hold a quote (a sub-delim) that ends a URL in prose: when its `@`
+        // lies past such a quote, the URL goes on after the `@`.
+        var userinfoEnd = authority
+        while userinfoEnd < limit, Self.isUserinfoByte(bytes[userinfoEnd]) { userinfoEnd += 1 }
+        if userinfoEnd < limit, userinfoEnd >= end, bytes[userinfoEnd] == UInt8(ascii: "@") {
+            end = userinfoEnd + 1
+            while end < limit, !Self.endsURL(bytes[end]) { end += 1 }
+        }
         redactor.redactURLTail(authority: authority, end: end, field: field, queryField: field + ".",
                                depth: depth, &edits)
         return end
@@ -224,6 +232,19 @@ struct TextRedactionScanner {
             }
         }
         return index
+    }
+
+    /// userinfo (RFC 3986 §3.2.1): unreserved, pct-encoded, sub-delims and `:`.
+    private static func isUserinfoByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "%"),
+             UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"):
+            true
+        default:
+            false
+        }
     }
 
     /// Bytes that cannot be part of a URL in text: whitespace, quotes, angle brackets and

@@ -56,6 +56,8 @@ struct LoggingEchoCanaryTests {
         let text = "note: visible-text\njwt=\(canaries.make("text-jwt"))\ntoken[]=\(canaries.make("text-token-brackets"))\n"
             + "see https://app.example/t?otp=\(canaries.make("text-url-otp"))&x=1\n"
             + #"{"newPassword": "\#(canaries.make("text-json-password"))"}"# + "\n"
+            // A quote is legal in userinfo (RFC 3986 sub-delims) though it ends a URL in prose.
+            + "clone https://deploy:\(canaries.make("text-userinfo-a"))'\(canaries.make("text-userinfo-b"))@git.example/r\n"
 
         let exchanges: [(id: String, path: String, body: String?, type: String?)] = [
             ("echo-get", "/echo/get?" + query, nil, nil),
