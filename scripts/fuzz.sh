@@ -6,6 +6,9 @@
 #                                             go on after a crash (libFuzzer fork mode) to
 #                                             find more than the first one
 #   scripts/fuzz.sh --build-only              build the targets, run nothing
+#   scripts/fuzz.sh --runs N [target...]      replay the corpus, then N inputs from a fixed
+#                                             seed: the same inputs on every machine (CI),
+#                                             so a run never fails by luck
 #
 # The library modules are built by SwiftPM with coverage and AddressSanitizer
 # (.build/fuzz, a debug build, so the targets can `@testable import` internal writers);
@@ -19,12 +22,14 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 seconds=60
+runs=0
 build_only=0
 keep_going=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --build-only) build_only=1; shift ;;
     --keep-going) keep_going=1; shift ;;
+    --runs) runs=${2:?--runs needs a count}; shift 2 ;;
     -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *[!0-9]*) break ;;
     *) seconds=$1; shift ;;
@@ -103,16 +108,25 @@ for target in "${targets[@]}"; do
   mode=()
   [[ $keep_going -eq 1 ]] && mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   status=0
-  "$build/targets/$target" -max_total_time="$seconds" -print_final_stats=1 -max_len=4096 \
+  budget=(-max_total_time="$seconds")
+  inputs=("$corpus" "Fuzz/corpus/$target")
+  if [[ $runs -gt 0 ]]; then
+    # Only the committed seeds: inputs an earlier local run found would make the run differ.
+    budget=(-runs="$runs" -seed=1)
+    inputs=("$build/ci-corpus/$target" "Fuzz/corpus/$target")
+    rm -rf "$build/ci-corpus/$target"
+    mkdir -p "$build/ci-corpus/$target"
+  fi
+  "$build/targets/$target" "${budget[@]}" -print_final_stats=1 -max_len=4096 \
     -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts/" "${dict[@]}" "${mode[@]}" \
-    "$corpus" "Fuzz/corpus/$target" >"$log" 2>&1 || status=$?
+    "${inputs[@]}" >"$log" 2>&1 || status=$?
   if [[ $keep_going -eq 1 ]]; then
     # Fork mode reports progress lines only: "#N: cov: … exec/s: R …".
     last=$(grep -E '^#[0-9]+: cov:' "$log" | tail -1)
-    runs=$(grep -oE '^#[0-9]+' <<<"$last" | tr -d '#' || true)
-    rate=$(( ${runs:-0} / (seconds > 0 ? seconds : 1) ))
+    done_runs=$(grep -oE '^#[0-9]+' <<<"$last" | tr -d '#' || true)
+    rate=$(( ${done_runs:-0} / (seconds > 0 ? seconds : 1) ))
   else
-    runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
+    done_runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
     rate=$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' || true)
   fi
   after=$(find "$artifacts" -type f | wc -l)
@@ -123,7 +137,7 @@ for target in "${targets[@]}"; do
   new_artifacts=()
   if [[ $crashes -gt 0 ]]; then mapfile -t new_artifacts < <(ls -t "$artifacts" | head -"$crashes"); fi
   if [[ $status -ne 0 && $crashes -eq 0 ]]; then crashes=1; newest="(exit $status, see $log)"; fi
-  printf '%-16s %12s %10s %8s %s\n' "$target" "${runs:-?}" "${rate:-?}" "$crashes" "${newest:+$artifacts/$newest}"
+  printf '%-16s %12s %10s %8s %s\n' "$target" "${done_runs:-?}" "${rate:-?}" "$crashes" "${newest:+$artifacts/$newest}"
   if [[ $crashes -gt 0 ]]; then
     failed+=("$target")
     # What broke: each new input is run again on its own (fork mode keeps the children's

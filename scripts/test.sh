@@ -32,7 +32,7 @@ fi
 # FAULTLINE_SKIP_HARDENING=1 leaves all three out.
 if [[ $# -eq 0 && "${FAULTLINE_SKIP_HARDENING:-0}" != 1 ]]; then
   hardening=0
-  scripts/fuzz.sh "${FAULTLINE_FUZZ_SECONDS:-20}" || hardening=$?
+  scripts/fuzz.sh --runs "${FAULTLINE_FUZZ_RUNS:-5000}" || hardening=$?
   SANITIZED='FaultlineHTTPTests|FaultlineRulesTests|FaultlineLogTests|FaultlineTLSTests|FaultlineProxyTests'
   SANITIZED+='|MalformedRequestTests|HeaderTests|ProtocolDetailTests|LoggingCanaryTests|HARExportTests|ProxyingTests|PinSpellingTests'
   scripts/sanitize.sh address --filter "$SANITIZED" || hardening=$?
