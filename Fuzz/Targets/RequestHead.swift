@@ -54,14 +54,7 @@ struct RequestHeadCheck {
         var head = received
         if let origin = received.originFormTarget { head.target = origin }
         guard forwarded(head) else { return }
-        let framing: BodyFraming
-        if head.isChunked {
-            framing = .chunked
-        } else if let length = head.contentLength, length > 0 {
-            framing = .contentLength(length)
-        } else {
-            framing = .none
-        }
+        let framing = BodyFraming.forwarding(request: head)
         let preserve = options & 1 == 0
         let requestID = options & 2 == 0 ? nil : "req-0001"
         let dropControls = options & 4 != 0

@@ -56,15 +56,7 @@ struct ResponseHeadCheck {
             guard upgradeRequested else { return }
             (framing, keepAlive, upgrade) = (.none, true, true)
         } else {
-            if headRequest || head.status == 204 || head.status == 304 {
-                framing = .none
-            } else if let length = head.contentLength, !head.isChunked {
-                framing = .contentLength(length)
-            } else if clientMinor >= 1 {
-                framing = .chunked
-            } else {
-                framing = .untilClose
-            }
+            framing = BodyFraming.forwarding(response: head, headRequest: headRequest, clientMinorVersion: clientMinor)
             keepAlive = requestKeepAlive && framing != .untilClose && !upgradeRequested
             upgrade = false
         }

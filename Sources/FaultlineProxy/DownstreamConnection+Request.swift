@@ -120,14 +120,7 @@ extension DownstreamConnection {
             pendingLocalResponse = (404, "no route matches \(head.method) \(String(decoding: head.path, as: UTF8.self))")
             return
         }
-        let framing: BodyFraming
-        if head.isChunked {
-            framing = .chunked
-        } else if let length = head.contentLength, length > 0 {
-            framing = .contentLength(length)
-        } else {
-            framing = .none
-        }
+        let framing = BodyFraming.forwarding(request: head)
         trace?.route = route.name
         trace?.upstream = route.upstream.name
         let decision = snapshot.faults.decide(route: route)

@@ -65,16 +65,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
             if let rewrite = plan.rewrite { head = head.rewritten(by: rewrite) }
             if plan.firstByteDelayMs > 0 || plan.downBytesPerSecond > 0 { startPacer(exchange, upstream: upstream) }
         }
-        let framing: BodyFraming
-        if exchange.isHeadRequest || head.status == 204 || head.status == 304 {
-            framing = .none
-        } else if let length = head.contentLength, !head.isChunked {
-            framing = .contentLength(length)
-        } else if clientMinor >= 1 {
-            framing = .chunked
-        } else {
-            framing = .untilClose
-        }
+        let framing = BodyFraming.forwarding(response: head, headRequest: exchange.isHeadRequest, clientMinorVersion: clientMinor)
         // A request whose body was not fully sent leaves unread bytes: the connection cannot be reused.
         let keepAlive = exchange.request.keepAlive && framing != .untilClose && !exchange.upgradeRequested
             && !draining && !context.draining
