@@ -136,7 +136,8 @@ struct RequestHeadCheck {
             // The one hop-by-hop exchange a proxy passes on: Connection: upgrade plus the client's Upgrade.
             let connection = actual.filter { $0.lowercaseName == "connection" }
             if connection.map(\.value) != [Array("upgrade".utf8)] { fail("upgrade without Connection: upgrade", written) }
-            if actual.filter({ $0.lowercaseName == "upgrade" }).count != 1 { fail("upgrade without one Upgrade field", written) }
+            // Upgrade is a list: several field lines are one list (RFC 9110 §5.3).
+            if !actual.contains(where: { $0.lowercaseName == "upgrade" }) { fail("upgrade without an Upgrade field", written) }
             actual.removeAll { $0.lowercaseName == "connection" || $0.lowercaseName == "upgrade" }
         }
         if actual != expected {
