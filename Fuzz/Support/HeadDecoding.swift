@@ -34,7 +34,8 @@ enum HeadDecoding {
         var names = Set<String>()
         for field in fields where field.lowercaseName == "connection" {
             for element in field.value.split(separator: UInt8(ascii: ",")) {
-                let trimmed = element.filter { $0 != 32 && $0 != 9 }
+                // Only the optional whitespace around an element goes: `x-tra  ce` names no field.
+                let trimmed = element.drop { $0 == 32 || $0 == 9 }.reversed().drop { $0 == 32 || $0 == 9 }.reversed()
                 if !trimmed.isEmpty { names.insert(String(decoding: trimmed.map(lower), as: UTF8.self)) }
             }
         }
