@@ -7,7 +7,7 @@
 #   (b) rules   BENCH_RULES routes with a 503 fault that never match, then the catch-all
 #   (c) delay0  the catch-all with a `delay: 0` fault that fires on every request
 #
-# Targets (issue 4): (b)/(a) >= 0.95 and (c)/(a) >= 0.9 in requests per second.
+# Targets: (b)/(a) >= 0.95 and (c)/(a) >= 0.9 in requests per second.
 #
 #   bench/faults.sh                      10 s per measurement, one round
 #   BENCH_ROUNDS=3 bench/faults.sh       medians of three rounds (order rotated per round)

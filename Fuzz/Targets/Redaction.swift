@@ -23,7 +23,7 @@ struct RedactionScenario {
              credentialHeader, cookieHeader, setCookieHeader, locationHeader, text
     }
 
-    /// Names the issue found missed by the exact lists (issue 9, item 10): redacted as query
+    /// Names the issue found missed by the exact lists: redacted as query
     /// and form parameters and as JSON fields.
     static let missedNames = ["auth_token", "session_token", "jwt", "secret", "new_password", "newPassword", "otp", "private_key"]
     /// Query (and form) parameter names that must be redacted: the defaults, the missed

@@ -43,7 +43,7 @@ struct RequestHeadCheck {
 
     /// The proxy's own answers (405, 400) end the exchange before anything is written upstream.
     /// This mirrors `DownstreamConnection.beginExchange`; when the proxy refuses more heads
-    /// (issue 9, item 5), call the same validation here so the target checks what it forwards.
+    ///, call the same validation here so the target checks what it forwards.
     private func forwarded(_ head: HTTPHead) -> Bool {
         if head.method == "CONNECT" { return false }
         let hostCount = head.headers.count(of: "host")

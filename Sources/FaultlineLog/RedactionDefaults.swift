@@ -1,4 +1,4 @@
-/// The names redacted when the configuration adds and removes nothing (DESIGN.md,
+/// The names redacted when the configuration adds and removes nothing (
 /// "Logging and redaction"). Names are matched case-insensitively, ignoring `-` and `_`.
 public enum RedactionDefaults {
     /// Header names whose whole value is redacted (Cookie and Set-Cookie keep cookie names).
@@ -9,7 +9,7 @@ public enum RedactionDefaults {
     ]
 
     /// Any header whose name contains one of these is redacted too.
-    /// Beyond DESIGN.md's list: `authorization` (X-Forwarded-Authorization), `credential`
+    /// Beyond the usual list: `authorization` (X-Forwarded-Authorization), `credential`
     /// and `cookie` (X-Original-Cookie) carry the same secrets under other names.
     public static let headerSubstrings: [String] = [
         "token", "secret", "password", "api-key", "apikey", "session", "authorization", "credential", "cookie",

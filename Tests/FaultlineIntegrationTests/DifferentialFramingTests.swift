@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Differential framing test through the real binary (issue 9, "Make the classes
+/// Differential framing test through the real binary ("Make the classes
 /// impossible"): clients send a corpus of request sequences through Faultline to an origin
 /// that records every byte it reads. What the origin read must parse strictly to exactly
 /// what the clients sent, and every client must get exactly its own responses in order, or
@@ -29,7 +29,7 @@ struct DifferentialFramingTests {
         let checker = try await Self.run(testCase)
         Self.report(testCase, checker)
         #expect(checker.violations.isEmpty,
-                "\(testCase.name)\(testCase.defect.map { " (issue 9 defect \($0))" } ?? ""):\n\(checker.violations.joined(separator: "\n"))")
+                "\(testCase.name)\(testCase.defect.map { " (defect \($0))" } ?? ""):\n\(checker.violations.joined(separator: "\n"))")
     }
 
     @Test func seededCorpus() async throws {

@@ -339,7 +339,7 @@ final class CanaryRun: @unchecked Sendable {
     }
 }
 
-/// The canary test DESIGN.md asks for: secrets sent through every path Faultline logs —
+/// The canary test: secrets sent through every path Faultline logs —
 /// headers, cookies, query, URL userinfo, JSON, form and text bodies, both directions,
 /// error paths — must appear in no log line, no output and no HAR export (admin API and
 /// `faultline har export`), while their

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 9, defect 10: secrets that the name lists alone miss. An origin that echoes the
+/// secrets that the name lists alone miss. An origin that echoes the
 /// request (as httpbin does) puts the request's credential headers under JSON keys, its URL
 /// (query secrets) inside a JSON string, its JSON body inside a JSON string, and parameter
 /// names such as `auth_token`, `jwt`, `newPassword`, `token[]` or `token%00` everywhere.

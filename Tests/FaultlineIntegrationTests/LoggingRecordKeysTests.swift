@@ -3,7 +3,7 @@ import Testing
 
 /// Every record kind the proxy writes (exchange, pin verdict, pin warning, fault, client and
 /// upstream TLS failures) and the HAR document parse with a checker that refuses a repeated
-/// key: JSON consumers keep only one of them, so a repeated key loses data (issue 9, defect 12:
+/// key: JSON consumers keep only one of them, so a repeated key loses data (
 /// a pin record repeated `faultline.pin.observed` once per certificate).
 @Suite(.timeLimit(.minutes(2)))
 struct LoggingRecordKeysTests {

@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 9, defect 10 (operator events): a TLS failure, pin report or warning is written to
+/// Operator events: a TLS failure, pin report or warning is written to
 /// standard error by the event loop that saw it. When stderr is a pipe nobody reads (a
 /// service manager that stalled, a `2>&1 | less` left paused), the loop must not block on
 /// it: the proxy keeps serving, and the events are dropped and counted instead.

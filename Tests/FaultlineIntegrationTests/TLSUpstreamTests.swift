@@ -127,7 +127,7 @@ struct TLSUpstreamTests {
         #expect((badStatus["live"] as? [String: Any])?["failed"] as? Int == 3, "\(badStatus)")
     }
 
-    /// Issue 3 asks for upstream session resumption: a new connection to the same host:port
+    /// Upstream sessions are resumed: a new connection to the same host:port
     /// offers the cached session. The Python origin resumes sessions (`openssl s_client
     /// -sess_out`/`-sess_in` gets `Reused, TLSv1.3`), and logs `resumed` on such handshakes.
     @Test func newUpstreamConnectionsResumeTheTLSSession() async throws {

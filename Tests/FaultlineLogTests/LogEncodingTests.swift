@@ -136,7 +136,7 @@ struct LogEncodingTests {
     }
 }
 
-/// Keys are unique in every JSON line (issue 9, defect 12): repeated things are arrays.
+/// Keys are unique in every JSON line: repeated things are arrays.
 @Suite("Record keys")
 struct RecordKeyTests {
     @Test func attributesAreUniqueTypedAndNeverShadowARecordKey() throws {

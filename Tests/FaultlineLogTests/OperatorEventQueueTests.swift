@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Operator events on stderr: queued, written by a thread of their own, rate-limited, and
-/// never blocking the caller (issue 9, defect 10).
+/// never blocking the caller.
 @Suite("Operator event queue", .timeLimit(.minutes(1)))
 struct OperatorEventQueueTests {
     private static func pipe() throws -> (read: Int32, write: Int32) {

@@ -114,7 +114,7 @@ struct RedactionCanaryTests {
 }
 
 extension RedactionCanaryTests {
-    /// Issue 9, defect 10: the positions the name lists alone missed, through every encoder
+    /// the positions the name lists alone missed, through every encoder
     /// and the HAR document: an echoed request under JSON keys that are header names, query
     /// secrets in JSON strings, JSON in JSON strings, odd names in query, form, JSON and text,
     /// and a session in a path parameter.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FaultlineLog
 
-/// Each redaction scanner on the positions the name lists alone missed (issue 9, defect 10):
+/// Each redaction scanner on the positions the name lists alone missed:
 /// JSON keys that are header names, strings holding URLs, credentials or JSON, names only
 /// the substring rules or the extra names catch, and names spelt with brackets, NUL or case.
 @Suite("Redaction scanners")

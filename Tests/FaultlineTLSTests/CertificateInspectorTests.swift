@@ -2,7 +2,7 @@ import FaultlineTLS
 import Foundation
 import Testing
 
-/// `pins compute FILE` inputs: each kind's pin equals the openssl CLI pipeline of DESIGN.md.
+/// `pins compute FILE` inputs: each kind's pin equals the openssl CLI pipeline.
 @Suite(.timeLimit(.minutes(1)))
 struct CertificateInspectorTests {
     @Test func certificatePEMAndDER() throws {

@@ -45,7 +45,7 @@ final class CertificateScratch: @unchecked Sendable {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// The pin by the DESIGN.md pipeline, from a command printing a PEM public key.
+    /// The pin by the openssl CLI pipeline, from a command printing a PEM public key.
     func pipelinePin(publicKeyCommand: String) throws -> String {
         try shell("\(publicKeyCommand) | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64")
             .trimmingCharacters(in: .whitespacesAndNewlines)

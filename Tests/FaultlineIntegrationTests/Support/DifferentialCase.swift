@@ -10,7 +10,7 @@ struct DifferentialCase: Sendable, CustomTestStringConvertible {
     var concurrency = 1
     /// Event loops of the proxy (1 makes pool reuse deterministic).
     var workers = 1
-    /// The defect of issue 9 this case reproduces, for the report.
+    /// The defect this case reproduces, for the report.
     var defect: String?
 
     var testDescription: String { name }

@@ -1,5 +1,5 @@
 /// The hand-written part of the differential corpus: hostile requests and responses, and
-/// the pipelining, abort and upstream-close cases issue 9 names. Each case runs its
+/// the pipelining, abort and upstream-close cases. Each case runs its
 /// sequences one after another on a fresh stack with one event loop, so the "victim" that
 /// follows an attacker gets the attacker's pooled upstream connection if it was kept.
 enum DifferentialEdgeCases {

@@ -155,7 +155,7 @@ struct DifferentialRequest: Sendable {
 
     /// The header fields the origin must see: the client's, less hop-by-hop fields (the fixed
     /// set and those Connection names) and framing, grouped by lowercase name. Connection can
-    /// never remove Host (issue 9, defect 2): it is compared whatever Connection says.
+    /// never remove Host: it is compared whatever Connection says.
     var endToEndHeaders: [String: [String]] {
         let lowered = headers.map { StrictMessage.Field(name: $0.name.lowercased(), value: $0.value) }
         let named = Set(lowered.filter { $0.name == "connection" }

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Certificate chains minted at test time with the `openssl` CLI in a temporary directory,
-/// and their SPKI pins computed by the DESIGN.md pipeline
+/// and their SPKI pins computed by the openssl CLI pipeline
 /// (`openssl x509 -noout -pubkey | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64`).
 ///
 /// Files (all PEM, EC P-256 keys, in `directory`):
