@@ -37,7 +37,7 @@ struct LifecycleTests {
                 }
             }
             defer { traffic.stop() }
-            try await Deadline.poll("traffic to flow", timeout: .seconds(10)) { traffic.successes >= 20 ? () : nil }
+            try await Deadline.poll("traffic to flow", timeout: .seconds(30)) { traffic.successes >= 20 ? () : nil }
             for generation in 1...5 {
                 let before = traffic.successes
                 try stack.rewriteConfig(Self.config(port: stack.origin.port, extraRoute: "json-\(generation)").json)
