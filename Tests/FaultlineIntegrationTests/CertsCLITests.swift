@@ -2,13 +2,13 @@ import Foundation
 import Testing
 
 /// `faultline certs init` through the real binary, checked with the openssl CLI.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct CertsCLITests {
     /// Runs `/bin/sh -c script` in `directory`; returns status and merged output.
     static func shell(_ script: String, in directory: TemporaryDirectory) async throws -> (status: Int32, output: String) {
         let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script], directory: directory.url)
-        let status = try await child.waitForExit(timeout: .seconds(20))
-        try await Deadline.poll("output of \(script)", timeout: .seconds(5)) { child.output.isFinished ? () : nil }
+        let status = try await child.waitForExit(timeout: .seconds(60))
+        try await Deadline.poll("output of \(script)", timeout: .seconds(30)) { child.output.isFinished ? () : nil }
         return (status, child.output.text)
     }
 

@@ -36,11 +36,11 @@ struct ExchangeLimitsTests {
             let client = try RawClient(port: stack.proxy.port)
             try client.send("POST \(path) HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nonly ten b")
             let start = ContinuousClock.now
-            let result = client.readUntilClose(timeout: .seconds(5))
+            let result = client.readUntilClose(timeout: .seconds(10))
             return (result.bytes, result.closed, ContinuousClock.now - start)
         }
         #expect(reply.closed, "\(path): a stalled body must time out")
-        #expect(reply.elapsed < .seconds(3), "\(path): \(reply.elapsed)")
+        #expect(reply.elapsed < .seconds(8), "\(path): \(reply.elapsed)")
         let text = String(decoding: reply.bytes, as: UTF8.self)
         // A route with no match may answer 404 at once (the body is never read) and close.
         #expect(text.isEmpty || text.hasPrefix("HTTP/1.1 408") || (path == "/nowhere/x" && text.hasPrefix("HTTP/1.1 404")),
@@ -58,7 +58,7 @@ struct ExchangeLimitsTests {
             for _ in 0..<5 { request += "190\r\n\(chunk)\r\n" }
             request += "0\r\n\r\n"
             try client.send(request)
-            return client.readUntilClose(timeout: .seconds(5))
+            return client.readUntilClose(timeout: .seconds(10))
         }
         let text = String(decoding: reply.bytes, as: UTF8.self)
         #expect(text.hasPrefix("HTTP/1.1 413"), "\(path): \(text.prefix(200))")
@@ -72,7 +72,7 @@ struct ExchangeLimitsTests {
         let reply = try await Blocking.run { () -> (bytes: [UInt8], closed: Bool) in
             let client = try RawClient(port: stack.proxy.port)
             try client.send("POST /down/x HTTP/1.1\r\nHost: a\r\nContent-Length: 2000\r\n\r\n" + String(repeating: "y", count: 2000))
-            return client.readUntilClose(timeout: .seconds(5))
+            return client.readUntilClose(timeout: .seconds(10))
         }
         #expect(String(decoding: reply.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 413"))
     }
@@ -85,12 +85,12 @@ struct ExchangeLimitsTests {
             try client.send(Self.webSocketUpgrade)
             let head = String(decoding: client.read(until: "\r\n\r\n"), as: UTF8.self)
             let start = ContinuousClock.now
-            let result = client.readUntilClose(timeout: .seconds(5))
+            let result = client.readUntilClose(timeout: .seconds(10))
             return (head, result.closed, ContinuousClock.now - start)
         }
         #expect(reply.head.hasPrefix("HTTP/1.1 101"), "\(reply.head)")
         #expect(reply.closed, "an idle tunnel must be closed after tunnel_idle")
-        #expect(reply.elapsed >= .milliseconds(300) && reply.elapsed < .seconds(3), "\(reply.elapsed)")
+        #expect(reply.elapsed >= .milliseconds(300) && reply.elapsed < .seconds(8), "\(reply.elapsed)")
     }
 
     @Test func activeWebSocketTunnelOutlivesTheIdleTimeout() async throws {

@@ -115,11 +115,11 @@ struct MalformedRequestTests {
             let client = try RawClient(port: stack.port)
             try client.send("GET /64 HTTP/1.1\r\nHost: a\r\n\r\n")
             let start = ContinuousClock.now
-            let result = client.readUntilClose(timeout: .seconds(4))
+            let result = client.readUntilClose(timeout: .seconds(10))
             return (result, ContinuousClock.now - start)
         }
         #expect(HTTPResponseParser.parse(reply.0.bytes).first?.status == 200)
         #expect(reply.0.closed, "an idle keep-alive connection must be closed after client_idle")
-        #expect(reply.1 < .seconds(3), "closed after \(reply.1)")
+        #expect(reply.1 < .seconds(8), "closed after \(reply.1)")
     }
 }

@@ -55,9 +55,9 @@ struct OperatorEventStallTests {
             }
         }
         let started = ContinuousClock.now
-        let reply = try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", url], maxTime: 5)
+        let reply = try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", url], maxTime: 10)
         #expect(reply.text == "200", "the proxy stopped serving once stderr was full: \(reply.text) \(reply.stderr)")
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(ContinuousClock.now - started < .seconds(8))
         #expect(process.isRunning)
     }
 

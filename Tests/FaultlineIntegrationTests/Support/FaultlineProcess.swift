@@ -44,10 +44,10 @@ final class FaultlineProcess: Sendable {
 
     /// Runs a faultline command that exits by itself (`check-config`, `--help`) and
     /// returns its exit status and merged output.
-    static func command(_ arguments: [String], timeout: Duration = .seconds(15)) async throws -> (status: Int32, output: String) {
+    static func command(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> (status: Int32, output: String) {
         let child = try ChildProcess(executable: TestPaths.faultline, arguments: arguments)
         let status = try await child.waitForExit(timeout: timeout)
-        try await Deadline.poll("output of faultline \(arguments) to end", timeout: .seconds(5)) {
+        try await Deadline.poll("output of faultline \(arguments) to end", timeout: .seconds(30)) {
             child.output.isFinished ? () : nil
         }
         return (status, child.output.text)
