@@ -1,6 +1,5 @@
 import FaultlineHTTP
 import FaultlineLog
-import FaultlineRules
 
 /// The exchange's log record: started when a request head arrives (or fails to parse),
 /// filled in as the exchange runs, written once when it ends, however it ends.
@@ -77,20 +76,6 @@ extension DownstreamConnection {
         self.trace = nil
         let record = trace.record(policy: trace.log.policy, client: (clientIP, clientPort), now: context.loop.now)
         trace.log.write(exchange: record)
-    }
-
-    /// A record of its own for the faults that fired on a request (`log.fault_events`).
-    func logFaults(_ plan: FaultPlan, route: CompiledRoute, head: HTTPHead, log: TrafficLog) {
-        guard log.faultEvents, !plan.names.isEmpty else { return }
-        var record = LogRecord(kind: .fault, requestID: trace?.requestID)
-        record.clientAddress = clientIP
-        record.method = head.method
-        record.setTarget(head.targetString, policy: log.policy)
-        record.route = route.name
-        record.upstream = route.upstream.name
-        record.faults = plan.names
-        record.setMessage("injected \(plan.names.joined(separator: ", "))", policy: log.policy)
-        log.write(event: record)
     }
 
     /// A record of its own for a client whose TLS handshake failed (`log.tls_events`).

@@ -1,9 +1,9 @@
 import FaultlineHTTP
 import FaultlineIO
-import FaultlineRules
 
+/// The request side of the HTTP/1 codec: bytes in, exchange events out.
 extension DownstreamConnection {
-    /// Feeds request bytes to the decoder and acts on what it found. A request the proxy
+    /// Feeds request bytes to the decoder and reports what it found. A request the proxy
     /// answers itself ends inside this pass; the requests behind it are then decoded in the
     /// same pass, in order, and the first one that goes upstream leaves the rest queued.
     func decode(_ bytes: UnsafeRawBufferPointer) {
@@ -26,11 +26,13 @@ extension DownstreamConnection {
                 case .head(let head):
                     beginExchange(head)
                 case .body(let range):
-                    forwardRequestBody(UnsafeRawBufferPointer(rebasing: input[range]))
+                    guard let exchange else { continue }
+                    let part = UnsafeRawBufferPointer(rebasing: input[range])
+                    run(exchange.machine.requestBodyReceived(count: part.count), on: exchange, inHand: .body(part))
                 case .trailers(let trailers):
                     exchange?.requestTrailers = trailers
                 case .end:
-                    finishRequest()
+                    if let exchange { run(exchange.machine.requestEnded(), on: exchange) }
                 }
             }
             guard phase != .closed else { return }
@@ -55,14 +57,18 @@ extension DownstreamConnection {
                 socket.setReading(false)
                 break messages
             case .failed(let error):
-                writeLocalAndClose(status: error.status, message: "bad request: \(error.reason)")
+                let message = "bad request: \(error.reason)"
+                if let exchange {
+                    run(exchange.machine.requestMalformed(status: error.status, message: message), on: exchange)
+                } else {
+                    writeLocalAndClose(LocalResponse(status: error.status, message: message, keepAlive: false))
+                }
                 return
             }
         }
-        if let local = pendingLocalResponse, phase != .closed {
-            // The request is not fully read and never will be: answer and close.
-            pendingLocalResponse = nil
-            writeLocalAndClose(status: local.status, message: local.message)
+        if let exchange, phase != .closed {
+            // A refused request that is not fully read never will be: it is answered now.
+            run(exchange.machine.decodingPaused(), on: exchange)
         }
     }
 
@@ -77,212 +83,25 @@ extension DownstreamConnection {
     private func beginExchange(_ received: HTTPHead) {
         deadline.disarm()
         phase = .exchange
-        requestBodyReceived = 0
-        lastRequestKeepAlive = received.keepAlive && !received.isUpgrade
-        lastRequestWasHead = received.method == "HEAD"
         let snapshot = context.snapshot
         // The record keeps the target as received (its userinfo is redacted there); routing
         // and the upstream see the origin form.
         let trace = startTrace(received, log: snapshot.log)
         var head = received
         if let origin = received.originFormTarget { head.target = origin }
-        if head.method == "CONNECT" {
-            pendingLocalResponse = (405, "CONNECT is not supported: Faultline is a reverse proxy")
-            return
-        }
-        let hostCount = head.headers.count(of: "host")
-        if hostCount > 1 || (hostCount == 0 && head.versionMinor >= 1) {
-            // RFC 9112 §3.2: an HTTP/1.1 request needs exactly one Host; two disagree about the target.
-            pendingLocalResponse = (400, hostCount == 0 ? "bad request: HTTP/1.1 request without a Host header"
-                                                       : "bad request: more than one Host header")
-            lastRequestKeepAlive = false
-            return
-        }
-        let limit = snapshot.config.limits.maxRequestBodyBytes
-        if limit > 0, let length = head.contentLength, length > UInt64(limit) {
-            pendingLocalResponse = (413, "request body of \(length) bytes exceeds the limit of \(limit) bytes")
-            return
-        }
-        let host = head.headers.firstIndex(of: "host")
-        let route = head.headers.bytes.withUnsafeBytes { raw -> CompiledRoute? in
-            let hostBytes = host.map { index -> UnsafeRawBufferPointer in
-                let field = head.headers.fields[index]
-                return UnsafeRawBufferPointer(rebasing: raw[Int(field.valueStart)..<Int(field.valueEnd)])
-            }
-            var method = head.method
-            return method.withUTF8 { method in
-                head.path.withUnsafeBytes { path in
-                    snapshot.routes.match(host: hostBytes, method: UnsafeRawBufferPointer(method), path: path)
-                }
-            }
-        }
-        guard let route else {
-            pendingLocalResponse = (404, "no route matches \(head.method) \(String(decoding: head.path, as: UTF8.self))")
-            return
-        }
-        let framing = BodyFraming.forwarding(request: head)
-        trace?.route = route.name
-        trace?.upstream = route.upstream.name
-        let decision = snapshot.faults.decide(route: route)
-        var plan = decision.isEmpty ? FaultPlan() : FaultPlan(decision, routeName: route.name)
-        let controls = snapshot.config.faultHeaders
-        if controls.enabled { plan.applyRequestHeaders(head.headers, controls: controls) }
-        if let trace, !plan.names.isEmpty {
-            trace.faults = plan.names
-            logFaults(plan, route: route, head: head, log: snapshot.log)
-        }
-        let upstreamHead = RequestHeadWriter.upstreamHead(
-            for: head, framing: framing, clientIP: clientIP, scheme: scheme, upstream: route.upstream,
-            upgrade: head.isUpgrade, requestID: trace?.requestID, dropping: controls.enabled ? [controls.delayHeader, controls.statusHeader] : [])
-        let exchange = Exchange(snapshot: snapshot, route: route, request: head, requestFraming: framing,
-                                upstreamHead: upstreamHead, plan: plan, decision: decision)
+        let starter = ExchangeStarter(snapshot: snapshot, clientIP: clientIP, scheme: scheme)
+        let exchange = starter.start(head, trace: trace, mayKeepAlive: !draining && !context.draining)
         self.exchange = exchange
-        if plan.terminal != nil {
-            // Answered (or not) by the fault once the request has been read; until then its
-            // body must keep coming like any other.
-            deadline.arm(.clientBody, now: context.loop.now, milliseconds: snapshot.config.clientTimeouts.idleMs)
-            return
-        }
-        if plan.requestDelayMs > 0 {
-            delayUpstream(exchange, milliseconds: plan.requestDelayMs)
-            return
-        }
-        connectUpstream(exchange, fresh: false)
+        run(exchange.machine.requestHeadReceived(), on: exchange)
     }
 
-    /// Sends the exchange's head on a pooled or new upstream connection.
-    func connectUpstream(_ exchange: Exchange, fresh: Bool) {
-        let upstreamConfig = exchange.route.upstream
-        guard let address = exchange.snapshot.address(ofUpstream: upstreamConfig.name) else {
-            trace?.fail("upstream_connect", "upstream \(upstreamConfig.name) has no address")
-            failBeforeResponse(status: 502, message: "upstream \(upstreamConfig.name) has no address")
-            return
-        }
-        let security = exchange.snapshot.security(ofUpstream: upstreamConfig.name)
-        let connection: UpstreamConnection
-        if !fresh, let pooled = context.pool.take(address, security: security) {
-            connection = pooled
-            trace?.reusedConnection = true
-            trace?.pinResult = pooled.pinResult
-        } else {
-            if let trace {
-                trace.reusedConnection = false
-                trace.connectStart = context.loop.now
-                trace.usedTLS = security != nil
-            }
-            do {
-                connection = try UpstreamConnection(address: address, loop: context.loop, security: security,
-                                                    state: context.state)
-            } catch {
-                trace?.fail("upstream_connect", UpstreamFailure.connect(error).message)
-                failBeforeResponse(status: 502, message: UpstreamFailure.connect(error).message)
-                return
-            }
-        }
-        exchange.upstream = connection
-        connection.begin(owner: self, headRequest: exchange.isHeadRequest)
-        // The head and the body bytes that came with it leave together when decoding ends.
-        if let corked = corkedUpstream, corked !== connection { corked.socket.uncork() }
-        connection.socket.cork()
-        corkedUpstream = connection
-        let now = context.loop.now
-        if connection.socket.isConnecting {
-            deadline.arm(.upstreamConnect, now: now, milliseconds: upstreamConfig.timeouts.connectMs)
-        } else if exchange.requestComplete {
-            deadline.arm(.upstreamResponse, now: now, milliseconds: upstreamConfig.timeouts.responseMs)
-        } else {
-            deadline.arm(.clientBody, now: now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
-        }
-        connection.socket.write(exchange.upstreamHead)
-        if let replay = exchange.replayBody, !replay.isEmpty {
-            // A retry: what the failed attempt had sent of the body goes again.
-            connection.socket.write(replay)
-        }
-        if exchange.requestComplete && !exchange.waitingForDelay { connection.requestWritten() }
-    }
-
-    /// Request body bytes, whatever will answer the request: counted against the body limit,
-    /// then forwarded, held during a delay, or read and dropped (a fault or the proxy answers).
-    private func forwardRequestBody(_ bytes: UnsafeRawBufferPointer) {
-        requestBodyReceived += UInt64(bytes.count)
-        let limit = (exchange?.snapshot ?? context.snapshot).config.limits.maxRequestBodyBytes
-        if limit > 0 && requestBodyReceived > UInt64(limit) {
-            refuseOversizeBody(limit: limit)
-            return
-        }
-        guard let exchange, pendingLocalResponse == nil else { return }
-        if deadline.kind == .clientBody {
-            deadline.arm(.clientBody, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
-        }
-        guard exchange.plan.terminal == nil else { return }
-        if exchange.waitingForDelay {
-            holdRequestBody(bytes, for: exchange)
-            return
-        }
-        guard let upstream = exchange.upstream else { return }
-        exchange.requestBodyBytes += UInt64(bytes.count)
-        traceRequestBody(bytes)
-        if exchange.requestFraming == .chunked {
-            // Each piece a complete chunk, so the upstream never waits for the next one to
-            // learn that this one ended; corked, the pieces of one pass leave in one write.
-            if corkedUpstream == nil {
-                upstream.socket.cork()
-                corkedUpstream = upstream
-            }
-            var prefix: [UInt8] = []
-            HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &prefix)
-            upstream.socket.write(prefix, bytes)
-            upstream.socket.write(HTTP1Encoder.chunkEnd)
-            prefix.withUnsafeBytes { exchange.recordForReplay($0) }
-            exchange.recordForReplay(bytes)
-            HTTP1Encoder.chunkEnd.withUnsafeBytes { exchange.recordForReplay($0) }
-        } else {
-            upstream.socket.write(bytes)
-            exchange.recordForReplay(bytes)
-        }
-    }
-
-    /// The body outgrew `max_request_body_bytes`: 413 if no response has started, else the
-    /// connection is cut; either way nothing more of it reaches anyone.
-    private func refuseOversizeBody(limit: Int) {
-        pendingLocalResponse = nil
-        if exchange?.responseHeadSent == true {
-            trace?.fail("body_too_large", "request body exceeds the limit of \(limit) bytes")
-            closeNow()
-            return
-        }
-        cancelExchange()
-        writeLocalAndClose(status: 413, message: "request body exceeds the limit of \(limit) bytes")
-    }
-
-    private func finishRequest() {
-        if let local = pendingLocalResponse {
-            pendingLocalResponse = nil
-            respondLocally(status: local.status, message: local.message, requestFullyRead: true)
-            return
-        }
-        guard let exchange else { return }
-        exchange.requestComplete = true
-        if let terminal = exchange.plan.terminal {
-            runTerminalFault(terminal, exchange: exchange)
-            return
-        }
-        if exchange.waitingForDelay {
-            holdRequestEnd(for: exchange)
-            return
-        }
-        if let upstream = exchange.upstream {
-            if exchange.requestFraming == .chunked {
-                var tail: [UInt8] = []
-                HTTP1Encoder.appendLastChunk(trailers: exchange.requestTrailers, into: &tail)
-                upstream.socket.write(tail)
-                tail.withUnsafeBytes { exchange.recordForReplay($0) }
-            }
-            upstream.requestWritten()
-        }
-        if deadline.kind == .clientBody {
-            deadline.arm(.upstreamResponse, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.responseMs)
-        }
+    /// A connection-level answer (a head that did not parse or did not arrive in time):
+    /// written, then the connection closes.
+    func writeLocalAndClose(_ response: LocalResponse) {
+        guard phase != .closed else { return }
+        writeLocalResponse(response, exchange: nil)
+        if let error = response.error { trace?.fail(error, response.message) }
+        closeAfterFlush()
     }
 
     /// Sends what was written upstream while decoding and applies backpressure to the client.
@@ -299,8 +118,20 @@ extension DownstreamConnection {
     /// Relays client bytes to the upstream after a 101.
     func relayToUpstream(_ bytes: UnsafeRawBufferPointer) {
         guard let exchange, let upstream = exchange.upstream else { return }
-        deadline.arm(.tunnelIdle, now: context.loop.now, milliseconds: exchange.route.upstream.timeouts.tunnelIdleMs)
+        run(exchange.machine.tunnelActivity(), on: exchange)
         upstream.socket.write(bytes)
         if upstream.socket.pendingWriteBytes > 0 { socket.setReading(false) }
+    }
+
+    /// An upload throttle: after reading `count` bytes of a request body, stop reading for as
+    /// long as the exchange says those bytes should have taken.
+    func throttleUpload(afterReading count: Int) {
+        guard let exchange, phase == .exchange, let pause = exchange.machine.uploadPause(afterReading: count) else { return }
+        socket.setReading(false)
+        uploadPausedUntil = context.loop.now &+ UInt64(pause) &* 1_000_000
+        context.loop.schedule(afterMilliseconds: pause) { [weak self, weak exchange] in
+            guard let self, let exchange, self.exchange === exchange, self.phase == .exchange else { return }
+            if exchange.upstream?.socket.pendingWriteBytes ?? 0 == 0 { self.socket.setReading(true) }
+        }
     }
 }

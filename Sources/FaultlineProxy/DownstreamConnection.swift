@@ -1,11 +1,12 @@
 import FaultlineHTTP
 import FaultlineIO
-import FaultlineRules
 import FaultlineTLS
 
-/// A client connection: decodes requests one at a time (pipelined ones wait their turn),
-/// runs each exchange against an upstream and relays the answer with backpressure.
+/// A client connection speaking HTTP/1: decodes requests one at a time (pipelined ones wait
+/// their turn), reports each one to its `Exchange`'s machine and carries out what the
+/// machine decides. It makes no routing, fault or framing decision itself.
 final class DownstreamConnection: StreamSocketDelegate {
+    /// Where the connection stands between and during exchanges.
     enum Phase {
         /// Between requests (keep-alive).
         case idle
@@ -35,19 +36,11 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// Whether a decoding pass is running: an exchange that ends inside it (answered by the
     /// proxy itself) leaves the bytes behind it to that pass, so requests stay in order.
     var decoding = false
-    /// Body bytes of the current request read from the client, whatever answers it: the
-    /// body limit holds on every path.
-    var requestBodyReceived: UInt64 = 0
-    /// A response Faultline answers itself, sent when the request has been read.
-    var pendingLocalResponse: (status: Int, message: String)?
     var draining = false
     /// An upload throttle holds client reads until this time (monotonic ns).
     var uploadPausedUntil: UInt64 = 0
     /// The upstream whose writes are held back until the current decoding pass ends.
     var corkedUpstream: UpstreamConnection?
-    /// Whether the request in progress allows keep-alive, and whether it is a HEAD.
-    var lastRequestKeepAlive = true
-    var lastRequestWasHead = false
 
     static let pipelineLimit = 64 * 1024
 
@@ -74,7 +67,7 @@ final class DownstreamConnection: StreamSocketDelegate {
         switch phase {
         case .tunnel:
             relayToUpstream(bytes)
-        case .exchange where exchange?.requestComplete ?? true && pendingLocalResponse == nil:
+        case .exchange where !(exchange?.machine.isReadingRequest ?? false):
             pipelined.append(contentsOf: bytes)
             if pipelined.count >= Self.pipelineLimit { socket.setReading(false) }
         case .closed:
@@ -116,9 +109,9 @@ final class DownstreamConnection: StreamSocketDelegate {
 
     // MARK: Lifecycle
 
-    /// Stops the exchange in progress, if any, and closes both sides now.
+    /// The client is gone: the exchange in progress, if any, ends, and both sides close now.
     func abort() {
-        trace?.fail("client_closed", "the connection closed before the exchange was complete")
+        if let exchange { run(exchange.machine.clientClosed(), on: exchange) }
         closeNow()
     }
 
@@ -143,16 +136,17 @@ final class DownstreamConnection: StreamSocketDelegate {
         context.connectionClosed(self)
     }
 
-    /// Closes the upstream side of an unfinished exchange (it cannot be reused mid-message).
+    /// Drops the exchange, closing its upstream side if still attached (it cannot be reused
+    /// mid-message) and stopping its timers.
     func cancelExchange() {
-        exchange?.upstream?.close()
-        exchange?.cancelFaults(on: context.loop)
+        exchange?.cancel(on: context.loop)
         exchange = nil
     }
 
     /// Process shutdown: idle connections close now, busy ones after their exchange.
     func drain() {
         draining = true
+        exchange?.machine.drain()
         if phase == .idle { closeNow() }
     }
 
@@ -160,67 +154,32 @@ final class DownstreamConnection: StreamSocketDelegate {
     func checkDeadline(now: UInt64) {
         guard let expired = deadline.expired(now: now) else { return }
         deadline.disarm()
-        switch expired {
-        case .clientIdle:
-            closeNow()
-        case .clientHeader:
-            if phase == .readingHead {
-                writeLocalAndClose(status: 408, message: "request head not received within \(context.snapshot.config.clientTimeouts.headerMs) ms")
-            } else {
-                closeNow()
-            }
-        case .clientBody:
-            if exchange?.responseHeadSent == true {
-                abort()
-            } else {
-                cancelExchange()
-                writeLocalAndClose(status: 408, message: "request body stalled for \(context.snapshot.config.clientTimeouts.idleMs) ms")
-            }
-        case .upstreamConnect, .upstreamResponse:
-            upstreamTimedOut(expired)
-        case .tunnelIdle:
-            trace?.fail("tunnel_idle", "no byte crossed the tunnel for \(exchange?.route.upstream.timeouts.tunnelIdleMs ?? 0) ms")
-            closeNow()
+        if let exchange {
+            run(exchange.machine.deadlineExpired(expired), on: exchange)
+            return
         }
-    }
-
-    /// Writes a complete local response and closes after it is sent.
-    func writeLocalAndClose(status: Int, message: String) {
-        respondLocally(status: status, message: message, requestFullyRead: false)
-    }
-
-    /// Answers from Faultline itself (errors). The connection stays open only if the request
-    /// was read to its end and the client and the process allow keep-alive.
-    func respondLocally(status: Int, message: String, requestFullyRead: Bool,
-                        contentType: String = "text/plain; charset=utf-8") {
-        guard phase != .closed else { return }
-        let keepAlive = requestFullyRead && lastRequestKeepAlive && !draining && !context.draining
-        let includeBody = !(lastRequestWasHead && phase == .exchange)
-        let body = Array((message + "\n").utf8)
-        traceLocalResponse(status: status, contentType: contentType, body: includeBody ? body : [])
-        if status >= 400 { trace?.fail(Self.errorType(forLocalStatus: status), message) }
-        // The id lets a client (or a bug report) point at this exchange's log record.
-        let idHeader = trace.map { [("X-Request-ID", $0.requestID)] } ?? []
-        socket.write(ResponseHeadWriter.localResponse(status: status, body: message + "\n", keepAlive: keepAlive,
-                                                      includeBody: includeBody, contentType: contentType,
-                                                      extraHeaders: idHeader))
-        if keepAlive {
-            finishExchange(keepAlive: true)
+        if expired == .clientHeader && phase == .readingHead {
+            writeLocalAndClose(LocalResponse(
+                status: 408, message: "request head not received within \(context.snapshot.config.clientTimeouts.headerMs) ms",
+                keepAlive: false))
         } else {
-            closeAfterFlush()
+            closeNow()
         }
     }
 
-    /// The `error.type` of a response Faultline answers itself when no more specific cause was noted.
-    static func errorType(forLocalStatus status: Int) -> String {
-        switch status {
-        case 400, 414, 431: "bad_request"
-        case 404: "no_route"
-        case 405: "method_not_allowed"
-        case 408: "client_timeout"
-        case 413: "body_too_large"
-        case 504: "upstream_timeout"
-        default: "upstream_error"
+    /// Ends the exchange: the next pipelined request, keep-alive idling, or close.
+    func finishExchange(keepAlive: Bool) {
+        cancelExchange()
+        endTrace()
+        guard phase != .closed else { return }
+        guard keepAlive && !draining && !context.draining else {
+            closeAfterFlush()
+            return
         }
+        phase = .idle
+        deadline.arm(.clientIdle, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
+        socket.setReading(true)
+        // Inside a decoding pass that pass goes on with the bytes behind this request.
+        decodePipelined()
     }
 }

@@ -2,63 +2,42 @@ import FaultlineHTTP
 import FaultlineIO
 import FaultlineRules
 
-/// Per-request state of one proxied exchange; the route and snapshot it started on stay fixed
-/// for its whole life, whatever reloads happen meanwhile.
+/// One exchange as its adapters see it: the state machine that decides, and the resources
+/// its actions work on (the upstream connection, the pacer, a fault timer, bytes held
+/// during a delay or kept for a retry). The snapshot and route it started on stay fixed for
+/// its whole life, whatever reloads happen meanwhile.
 final class Exchange {
     let snapshot: ConfigSnapshot
-    let route: CompiledRoute
-    let request: HTTPHead
-    let requestFraming: BodyFraming
-    let isHeadRequest: Bool
-    let upgradeRequested: Bool
+    /// nil for a request refused before routing found one.
+    let route: CompiledRoute?
     /// The head sent upstream, kept so a request that met a stale pooled connection can be retried.
     let upstreamHead: [UInt8]
+    /// The decisions.
+    var machine: ExchangeMachine
 
     var upstream: UpstreamConnection?
-    var requestComplete = false
-    var requestBodyBytes: UInt64 = 0
+    /// Shapes response bytes (first-byte delay, throttle); nil when no fault asks.
+    var pacer: ResponsePacer?
+    /// A fault step in progress, cancelled if the exchange ends early.
+    var faultTimer: TimerID?
+    /// Upstream-bound bytes held while a request delay runs.
+    var heldUpstream: [UInt8] = []
     var requestTrailers = HTTPHeaders()
-    var retried = false
-    /// Whether sending the request twice has the effect of sending it once (RFC 9110 §9.2.2).
-    let isIdempotent: Bool
+    var responseTrailers = HTTPHeaders()
     /// The body bytes written upstream so far, framed, kept so a retry can send them again;
     /// nil once they outgrow `replayLimit` (such a request is never retried).
     private(set) var replayBody: [UInt8]? = []
     static let replayLimit = 64 * 1024
 
-    var responseHeadSent = false
-    var responseFraming = BodyFraming.none
-    var responseTrailers = HTTPHeaders()
-    var clientKeepAlive = true
-
-    /// The faults that fired on this request and what they ask for.
-    let plan: FaultPlan
     private let decision: FaultDecision?
-    /// Shapes response bytes (first-byte delay, throttle); nil when no fault asks.
-    var pacer: ResponsePacer?
-    /// Upstream-bound bytes held while a request delay runs.
-    var heldUpstream: [UInt8] = []
-    var waitingForDelay = false
-    /// A delay or hang in progress, cancelled if the exchange ends early.
-    var faultTimer: TimerID?
-    /// Response body bytes passed to the client (for cut and truncate faults).
-    var bodyBytesOut = 0
 
-    init(snapshot: ConfigSnapshot, route: CompiledRoute, request: HTTPHead, requestFraming: BodyFraming,
-         upstreamHead: [UInt8], plan: FaultPlan = FaultPlan(), decision: FaultDecision? = nil) {
-        self.plan = plan
-        self.decision = decision
+    init(snapshot: ConfigSnapshot, route: CompiledRoute?, upstreamHead: [UInt8], machine: ExchangeMachine,
+         decision: FaultDecision? = nil) {
         self.snapshot = snapshot
         self.route = route
-        self.request = request
-        self.requestFraming = requestFraming
-        self.isHeadRequest = request.method == "HEAD"
-        self.upgradeRequested = request.isUpgrade
         self.upstreamHead = upstreamHead
-        switch request.method {
-        case "GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE": isIdempotent = true
-        default: isIdempotent = false
-        }
+        self.machine = machine
+        self.decision = decision
     }
 
     deinit {
@@ -66,8 +45,11 @@ final class Exchange {
         if let decision, !decision.isEmpty { snapshot.faults.finished(decision) }
     }
 
-    /// Stops fault timers and pacing (the exchange was cut short).
-    func cancelFaults(on loop: EventLoop) {
+    /// Stops fault timers and pacing and closes the upstream side (the exchange ended; an
+    /// upstream still attached cannot be reused mid-message).
+    func cancel(on loop: EventLoop) {
+        upstream?.close()
+        upstream = nil
         if let faultTimer { loop.cancel(faultTimer) }
         faultTimer = nil
         pacer?.cancel()
@@ -76,7 +58,7 @@ final class Exchange {
     /// Notes framed body bytes written upstream, for a retry. Only an attempt on a pooled
     /// connection can be retried, so only such an attempt pays for the copy.
     func recordForReplay(_ bytes: UnsafeRawBufferPointer) {
-        guard replayBody != nil, !retried, upstream?.isReused == true else { return }
+        guard replayBody != nil, upstream?.isReused == true else { return }
         if replayBody.map({ $0.count + bytes.count > Self.replayLimit }) ?? true {
             replayBody = nil
         } else {
@@ -84,14 +66,9 @@ final class Exchange {
         }
     }
 
-    /// Whether the attempt that failed on `connection` may be sent again on a fresh one.
-    /// Only a pooled connection that died before any response byte qualifies (a stale
-    /// keep-alive connection, the classic race), and then only if a second copy cannot do
-    /// harm: the method is idempotent, or the upstream provably received nothing (the
-    /// kernel took no byte of this request). The body sent so far must be replayable.
-    func mayRetry(after failure: UpstreamFailure, on connection: UpstreamConnection) -> Bool {
-        guard !retried, !responseHeadSent, connection.isReused, !connection.sawResponseBytes,
-              case .connectionLost = failure.retryClass, replayBody != nil else { return false }
-        return isIdempotent || connection.sentNothing
+    /// What the machine needs to know of the attempt that failed on `connection`.
+    func facts(of connection: UpstreamConnection) -> UpstreamAttemptFacts {
+        UpstreamAttemptFacts(reused: connection.isReused, sawResponseBytes: connection.sawResponseBytes,
+                             sentNothing: connection.sentNothing, replayable: replayBody != nil)
     }
 }

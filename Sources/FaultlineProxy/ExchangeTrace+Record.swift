@@ -43,7 +43,7 @@ extension ExchangeTrace {
             record.setBody(body.bytes, totalSize: body.total, contentType: body.contentType, direction: .response, policy: policy,
                            typeChecked: true)
         }
-        if let errorType { record.setError(type: errorType, message: errorMessage ?? errorType, policy: policy) }
+        if let error { record.setError(type: error.rawValue, message: errorMessage ?? error.rawValue, policy: policy) }
         return record
     }
 

@@ -38,7 +38,7 @@ final class ExchangeTrace {
     var reusedConnection = false
     var usedTLS = false
     var pinResult: String?
-    var errorType: String?
+    var error: ExchangeError?
     var errorMessage: String?
 
     /// Captured body prefixes, when the policy logs bodies of the message's type.
@@ -54,9 +54,9 @@ final class ExchangeTrace {
     }
 
     /// Records an error unless an earlier, more specific one is already set.
-    func fail(_ type: String, _ message: String) {
-        guard errorType == nil else { return }
-        errorType = type
+    func fail(_ error: ExchangeError, _ message: String) {
+        guard self.error == nil else { return }
+        self.error = error
         errorMessage = message
     }
 }

@@ -2,9 +2,9 @@ import FaultlineRules
 
 /// What the faults that fired on one request ask of its exchange, gathered from the
 /// decider's actions in composition order (request, response head, first byte, body).
-struct FaultPlan {
+struct FaultPlan: Equatable {
     /// A fault that ends the exchange without (or instead of) the upstream's answer.
-    enum Terminal {
+    enum Terminal: Equatable {
         /// Answer with this status, synthesized.
         case status(StatusFault)
         /// RST before any response byte.

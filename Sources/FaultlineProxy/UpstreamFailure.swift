@@ -4,6 +4,8 @@ import FaultlineIO
 enum UpstreamFailure: Error {
     /// The connection could not be made.
     case connect(IOError)
+    /// The upstream's name resolved to no address.
+    case noAddress(upstream: String)
     /// The connection failed after it was made.
     case io(IOError)
     /// The upstream sent bytes that are not a valid HTTP response.
@@ -24,6 +26,7 @@ enum UpstreamFailure: Error {
     var message: String {
         switch self {
         case .connect(let error): "upstream unreachable: \(error)"
+        case .noAddress(let upstream): "upstream \(upstream) has no address"
         case .io(let error): "upstream connection failed: \(error)"
         case .malformed(let reason): "upstream sent an invalid response: \(reason)"
         case .closedEarly: "upstream closed the connection before the response was complete"
@@ -33,16 +36,28 @@ enum UpstreamFailure: Error {
         }
     }
 
-    /// The log record's `error.type`.
-    var errorType: String {
+    /// What the log record notes.
+    var error: ExchangeError {
         switch self {
-        case .connect: "upstream_connect"
-        case .io: "upstream_io"
-        case .malformed: "upstream_malformed"
-        case .closedEarly: "upstream_closed"
-        case .unexpectedUpgrade: "upstream_protocol"
-        case .handshake: "upstream_tls"
-        case .pinMismatch: "pin_mismatch"
+        case .connect, .noAddress: .upstreamConnect
+        case .io: .upstreamIO
+        case .malformed: .upstreamMalformed
+        case .closedEarly: .upstreamClosed
+        case .unexpectedUpgrade: .upstreamProtocol
+        case .handshake: .upstreamTLS
+        case .pinMismatch: .pinMismatch
+        }
+    }
+
+    /// Whether the failure looks like a pooled connection the upstream closed while idle
+    /// (a reset or an early close), the one kind a retry may cure.
+    enum RetryClass { case connectionLost, other }
+
+    /// The failure's retry class.
+    var retryClass: RetryClass {
+        switch self {
+        case .closedEarly, .io: .connectionLost
+        default: .other
         }
     }
 

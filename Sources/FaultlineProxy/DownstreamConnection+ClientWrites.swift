@@ -1,0 +1,114 @@
+import FaultlineHTTP
+import FaultlineIO
+import FaultlineRules
+
+/// The client-side operations an exchange's actions come down to. The HTTP/1 connection
+/// writes them as HTTP/1 bytes; an HTTP/2 stream adapter will write them as frames on its
+/// stream (see `ExchangeMachine`).
+protocol ExchangeClient: AnyObject {
+    /// Passes an interim (1xx) response head on.
+    func writeInterimHead(_ head: HTTPHead, exchange: Exchange)
+    /// Writes the final response head.
+    func writeResponseHead(_ head: HTTPHead, shape: ResponseHeadShape, exchange: Exchange)
+    /// Writes (the first `part.count` bytes of) a response body part.
+    func forwardResponseBody(_ bytes: UnsafeRawBufferPointer, part: ResponseBodyPart, exchange: Exchange)
+    /// Ends the response body.
+    func endResponseBody(chunked: Bool, exchange: Exchange)
+    /// Writes a response Faultline makes itself (`exchange` nil: no request was parsed).
+    func writeLocalResponse(_ response: LocalResponse, exchange: Exchange?)
+    /// Writes a status fault's synthesized response.
+    func writeFaultResponse(_ status: StatusFault, keepAlive: Bool, exchange: Exchange)
+    /// Relays bytes both ways from now on.
+    func startTunnel(exchange: Exchange)
+    /// The exchange ended normally.
+    func finishExchange(keepAlive: Bool)
+    /// The exchange was cut short.
+    func closeClient(_ how: ClientClose)
+}
+
+extension DownstreamConnection: ExchangeClient {
+    func writeInterimHead(_ head: HTTPHead, exchange: Exchange) {
+        socket.write(ResponseHeadWriter.clientHead(for: head, framing: .none, keepAlive: true,
+                                                   clientMinorVersion: exchange.machine.setup.clientMinorVersion, upgrade: false))
+    }
+
+    func writeResponseHead(_ head: HTTPHead, shape: ResponseHeadShape, exchange: Exchange) {
+        traceResponse(head)
+        let minor = exchange.machine.setup.clientMinorVersion
+        var bytes = ResponseHeadWriter.clientHead(for: head, framing: shape.framing, keepAlive: shape.keepAlive,
+                                                  clientMinorVersion: minor, upgrade: shape.upgrade)
+        if shape.upgrade {
+            socket.write(bytes)
+            return
+        }
+        if let marker = shape.faultMarker {
+            bytes.removeLast(2)
+            HTTP1Encoder.appendField("X-Faultline-Fault", marker.utf8, into: &bytes)
+            bytes.append(contentsOf: [13, 10])
+        }
+        emitToClient(bytes, exchange: exchange)
+    }
+
+    func forwardResponseBody(_ bytes: UnsafeRawBufferPointer, part: ResponseBodyPart, exchange: Exchange) {
+        let body = UnsafeRawBufferPointer(rebasing: bytes[..<min(part.count, bytes.count)])
+        if part.corruptFirstByte {
+            // A body that no JSON parser accepts, with its declared length intact.
+            var corrupted = Array(body)
+            corrupted[0] = UInt8(ascii: "<")
+            corrupted.withUnsafeBytes { writeResponseBody($0, chunked: part.chunked, pacer: exchange.pacer) }
+        } else {
+            writeResponseBody(body, chunked: part.chunked, pacer: exchange.pacer)
+        }
+    }
+
+    func endResponseBody(chunked: Bool, exchange: Exchange) {
+        guard chunked else { return }
+        var tail: [UInt8] = []
+        HTTP1Encoder.appendLastChunk(trailers: exchange.responseTrailers, into: &tail)
+        emitToClient(tail, exchange: exchange)
+    }
+
+    func writeLocalResponse(_ response: LocalResponse, exchange: Exchange?) {
+        guard phase != .closed else { return }
+        let keepAlive = response.keepAlive && !draining && !context.draining
+        let body = response.message + "\n"
+        traceLocalResponse(status: response.status, contentType: response.contentType,
+                           body: response.includeBody ? Array(body.utf8) : [])
+        // The id lets a client (or a bug report) point at this exchange's log record.
+        let idHeader = trace.map { [("X-Request-ID", $0.requestID)] } ?? []
+        socket.write(ResponseHeadWriter.localResponse(status: response.status, body: body, keepAlive: keepAlive,
+                                                      includeBody: response.includeBody, contentType: response.contentType,
+                                                      extraHeaders: idHeader))
+    }
+
+    func startTunnel(exchange: Exchange) {
+        phase = .tunnel
+        socket.setReading(true)
+        if !pipelined.isEmpty, let upstream = exchange.upstream {
+            upstream.socket.write(pipelined)
+            pipelined.removeAll()
+        }
+    }
+
+    private func writeResponseBody(_ bytes: UnsafeRawBufferPointer, chunked: Bool, pacer: ResponsePacer?) {
+        traceResponseBody(bytes)
+        if chunked {
+            // Each piece read goes out as a complete chunk: a client that decodes whole
+            // chunks must not wait for the next read to learn that this one ended.
+            var prefix: [UInt8] = []
+            HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &prefix)
+            if let pacer {
+                prefix.withUnsafeBytes { pacer.emit($0) }
+                pacer.emit(bytes)
+                HTTP1Encoder.chunkEnd.withUnsafeBytes { pacer.emit($0) }
+            } else {
+                socket.write(prefix, bytes)
+                socket.write(HTTP1Encoder.chunkEnd)
+            }
+        } else if let pacer {
+            pacer.emit(bytes)
+        } else {
+            socket.write(bytes)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import FaultlineHTTP
+import FaultlineIO
+
+/// The upstream-bound actions: connecting, and writing the request.
+extension DownstreamConnection {
+    /// Sends the exchange's head on a pooled or new upstream connection.
+    func connectUpstream(_ exchange: Exchange, fresh: Bool, requestComplete: Bool) {
+        guard let upstreamConfig = exchange.route?.upstream else { return }
+        guard let address = exchange.snapshot.address(ofUpstream: upstreamConfig.name) else {
+            run(exchange.machine.upstreamFailed(.noAddress(upstream: upstreamConfig.name), attempt: UpstreamAttemptFacts()),
+                on: exchange)
+            return
+        }
+        let security = exchange.snapshot.security(ofUpstream: upstreamConfig.name)
+        let connection: UpstreamConnection
+        if !fresh, let pooled = context.pool.take(address, security: security) {
+            connection = pooled
+            trace?.reusedConnection = true
+            trace?.pinResult = pooled.pinResult
+        } else {
+            if let trace {
+                trace.reusedConnection = false
+                trace.connectStart = context.loop.now
+                trace.usedTLS = security != nil
+            }
+            do {
+                connection = try UpstreamConnection(address: address, loop: context.loop, security: security,
+                                                    state: context.state)
+            } catch {
+                run(exchange.machine.upstreamFailed(.connect(error), attempt: UpstreamAttemptFacts()), on: exchange)
+                return
+            }
+        }
+        exchange.upstream = connection
+        connection.begin(owner: self, headRequest: exchange.machine.setup.isHeadRequest)
+        // The head and the body bytes that came with it leave together when decoding ends.
+        if let corked = corkedUpstream, corked !== connection { corked.socket.uncork() }
+        connection.socket.cork()
+        corkedUpstream = connection
+        connection.socket.write(exchange.upstreamHead)
+        if let replay = exchange.replayBody, !replay.isEmpty {
+            // A retry: what the failed attempt had sent of the body goes again.
+            connection.socket.write(replay)
+        }
+        if requestComplete { connection.requestWritten() }
+        run(exchange.machine.upstreamAttached(connecting: connection.socket.isConnecting), on: exchange)
+    }
+
+    /// Writes a request body part upstream.
+    func forwardRequestBody(_ bytes: UnsafeRawBufferPointer, chunked: Bool, exchange: Exchange) {
+        guard let upstream = exchange.upstream else { return }
+        traceRequestBody(bytes)
+        if chunked {
+            // Each piece a complete chunk, so the upstream never waits for the next one to
+            // learn that this one ended; corked, the pieces of one pass leave in one write.
+            if corkedUpstream == nil {
+                upstream.socket.cork()
+                corkedUpstream = upstream
+            }
+            var prefix: [UInt8] = []
+            HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &prefix)
+            upstream.socket.write(prefix, bytes)
+            upstream.socket.write(HTTP1Encoder.chunkEnd)
+            prefix.withUnsafeBytes { exchange.recordForReplay($0) }
+            exchange.recordForReplay(bytes)
+            HTTP1Encoder.chunkEnd.withUnsafeBytes { exchange.recordForReplay($0) }
+        } else {
+            upstream.socket.write(bytes)
+            exchange.recordForReplay(bytes)
+        }
+    }
+
+    /// Keeps request body bytes (framed for the upstream) until the delay ends.
+    func holdRequestBody(_ bytes: UnsafeRawBufferPointer, chunked: Bool, exchange: Exchange) {
+        traceRequestBody(bytes)
+        if chunked {
+            HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &exchange.heldUpstream)
+            exchange.heldUpstream.append(contentsOf: bytes)
+            exchange.heldUpstream.append(contentsOf: HTTP1Encoder.chunkEnd)
+        } else {
+            exchange.heldUpstream.append(contentsOf: bytes)
+        }
+        if exchange.heldUpstream.count > 256 * 1024 { socket.setReading(false) }
+    }
+
+    /// The request ended: its last chunk goes out (or waits with the rest during a delay).
+    func endRequest(chunked: Bool, held: Bool, exchange: Exchange) {
+        if held {
+            if chunked { HTTP1Encoder.appendLastChunk(trailers: exchange.requestTrailers, into: &exchange.heldUpstream) }
+            return
+        }
+        guard let upstream = exchange.upstream else { return }
+        if chunked {
+            var tail: [UInt8] = []
+            HTTP1Encoder.appendLastChunk(trailers: exchange.requestTrailers, into: &tail)
+            upstream.socket.write(tail)
+            tail.withUnsafeBytes { exchange.recordForReplay($0) }
+        }
+        upstream.requestWritten()
+    }
+
+    /// A delay ended and the upstream was contacted: what arrived meanwhile follows the head.
+    func sendHeldRequest(_ exchange: Exchange) {
+        guard let upstream = exchange.upstream, !exchange.heldUpstream.isEmpty else {
+            releaseUpstreamCork()
+            return
+        }
+        upstream.socket.write(exchange.heldUpstream)
+        exchange.heldUpstream.withUnsafeBytes { exchange.recordForReplay($0) }
+        exchange.heldUpstream = []
+        releaseUpstreamCork()
+        if exchange.machine.isReadingRequest { socket.setReading(true) }
+    }
+}

@@ -1,0 +1,118 @@
+import FaultlineRules
+
+/// What the exchange machine asks its adapters to do. Actions never carry body bytes: a
+/// body action refers to the part the adapter holds while it reports the event (as
+/// SwiftNIO's state machines do), so relaying a body costs no copy.
+enum ExchangeAction: Equatable {
+    // Upstream side.
+
+    /// Take a pooled connection (or, `fresh`, always open a new one), write the request head
+    /// and whatever a retry must send again (and tell the connection the request is written
+    /// when `requestComplete`), then report `upstreamAttached(connecting:)`.
+    case connectUpstream(fresh: Bool, requestComplete: Bool)
+    /// Write the request body part in hand to the upstream (as one chunk when `chunked`).
+    case forwardRequestBody(chunked: Bool)
+    /// Keep the request body part in hand (framed likewise) until a delay ends.
+    case holdRequestBody(chunked: Bool)
+    /// The request ended: the last chunk (with trailers) when `chunked`, held back during a
+    /// delay (`held`) or written and the upstream told the request is complete.
+    case endRequest(chunked: Bool, held: Bool)
+    /// Write what was held during a delay.
+    case sendHeldRequest
+    /// The exchange completed cleanly: the pool may keep the connection.
+    case releaseUpstream
+    /// Close the upstream connection (a cut, a cancelled or a replaced exchange).
+    case closeUpstream
+
+    // Client side.
+
+    /// Pass an interim (1xx) response head on.
+    case writeInterimHead
+    /// Write the final response head in hand (already rewritten by any rewrite fault).
+    case writeResponseHead(ResponseHeadShape)
+    /// Route response bytes through a pacer from now on.
+    case startPacer(PacerSettings)
+    /// Write the first `count` bytes of the response body part in hand.
+    case forwardResponseBody(ResponseBodyPart)
+    /// The response body ended (the last chunk with trailers when `chunked`).
+    case endResponseBody(chunked: Bool)
+    /// Write a response Faultline makes itself.
+    case writeLocalResponse(LocalResponse)
+    /// Write a status fault's synthesized response.
+    case writeFaultResponse(StatusFault, keepAlive: Bool)
+    /// Write bytes that are not HTTP.
+    case writeGarbage
+    /// Write a 200 head followed by broken chunk framing.
+    case writeBadChunkFraming
+    /// Relay bytes both ways from now on (after a 101).
+    case startTunnel
+    /// Report `pacerDrained()` once the pacer has handed every byte to the client.
+    case awaitPacerDrain
+
+    // Time.
+
+    /// (Re)start the connection's one deadline.
+    case armDeadline(ConnectionDeadline.Kind, milliseconds: Int)
+    /// No deadline applies.
+    case disarmDeadline
+    /// Report `faultStepDue(step)` after `milliseconds`.
+    case scheduleFaultStep(FaultStep, milliseconds: Int)
+
+    // Ending. Exactly one of `finish` and `closeClient` ends every exchange; the adapter
+    // writes its log record then.
+
+    /// Note an error on the exchange's record (the first one noted wins).
+    case noteError(ExchangeError, String)
+    /// The exchange ended: keep the client connection for the next request, or close it
+    /// after what is queued has been sent.
+    case finish(keepAlive: Bool)
+    /// The exchange was cut short: close the client connection.
+    case closeClient(ClientClose)
+}
+
+/// How a client connection closes.
+enum ClientClose: Equatable {
+    /// After what is queued has been sent (FIN).
+    case graceful
+    /// At once, dropping what is queued.
+    case now
+    /// At once with RST.
+    case reset
+}
+
+/// A timed step of a fault.
+enum FaultStep: Equatable {
+    /// A request delay ended: contact the upstream.
+    case contactUpstream
+    /// A hang with a duration ended.
+    case endHang(reset: Bool)
+    /// A response cut with a reset: its bytes had their moment to leave.
+    case resetAfterCut
+}
+
+/// How the adapter frames the final response head for the client.
+struct ResponseHeadShape: Equatable {
+    var framing: BodyFraming
+    var keepAlive: Bool
+    /// A 101 answering an upgrade.
+    var upgrade = false
+    /// The `X-Faultline-Fault` value, when responses are marked.
+    var faultMarker: String?
+}
+
+/// The part of a response body part that goes to the client.
+struct ResponseBodyPart: Equatable {
+    /// How many bytes from the start of the part in hand (a cut may keep fewer).
+    var count: Int
+    /// Replace the first byte so no JSON parser accepts the body (its length intact).
+    var corruptFirstByte = false
+    /// Send as one chunk.
+    var chunked = false
+}
+
+/// How a pacer shapes response bytes.
+struct PacerSettings: Equatable {
+    var bytesPerSecond: Int
+    var chunkBytes: Int
+    var holdMilliseconds: Int
+}

@@ -1,0 +1,168 @@
+import FaultlineHTTP
+import FaultlineRules
+
+/// One exchange (a request and its response) as a state machine without sockets, loops or
+/// configuration I/O: protocol adapters report events, the machine answers with the actions
+/// to carry out (`ExchangeActions`), and every routing-independent decision of an exchange
+/// (framing, keep-alive, retries, timeouts, faults, local answers) is made here.
+///
+/// The seam for other protocols: an adapter owns an `Exchange` (which holds this machine),
+/// reports the request's head, body parts and end, reports what the upstream connection
+/// says (`UpstreamConnectionOwner`), and performs the actions. The HTTP/1 adapter is
+/// `DownstreamConnection`; an HTTP/2 stream adapter will report HEADERS, DATA and
+/// END_STREAM as the same events and perform `writeResponseHead`, `forwardResponseBody`,
+/// `writeLocalResponse` and the others as frames on its stream (`closeClient` as
+/// RST_STREAM), so routing, faults, pins, pooling, logging and HAR stay in one place.
+/// `ExchangeClient` lists what such an adapter provides.
+struct ExchangeMachine {
+    /// What was fixed when the request head arrived.
+    let setup: ExchangeSetup
+    /// The faults that fired on this request (empty for a refusal).
+    let plan: FaultPlan
+    /// The response side.
+    var state: ExchangeState
+    /// The request side.
+    private(set) var request = RequestProgress.receiving(received: 0)
+    /// The deadline the exchange armed last (the connection has one deadline at a time).
+    var deadline: ConnectionDeadline.Kind?
+    /// False once the connection or the process drains: no keep-alive after this exchange.
+    private(set) var mayKeepAlive: Bool
+
+    /// A machine for a request whose head just arrived; `requestHeadReceived()` starts it.
+    init(setup: ExchangeSetup, mayKeepAlive: Bool = true) {
+        self.setup = setup
+        self.mayKeepAlive = mayKeepAlive
+        if case .proxy(let plan) = setup.start { self.plan = plan } else { plan = FaultPlan() }
+        state = .admitted
+    }
+
+    /// Whether the client's request has ended.
+    var requestComplete: Bool { request == .complete }
+
+    /// Whether client bytes belong to this request (otherwise they are the next requests).
+    var isReadingRequest: Bool { !requestComplete && state != .done }
+
+    /// Whether the exchange has ended.
+    var isDone: Bool { state == .done }
+
+    // MARK: Request events
+
+    /// The request head arrived (the machine was just made for it).
+    mutating func requestHeadReceived() -> ExchangeActions {
+        var actions = ExchangeActions()
+        guard state == .admitted else { return actions }
+        switch setup.start {
+        case .refuse(let status, let message):
+            state = .awaitingRequestEnd(.refusal(status: status, message: message))
+        case .proxy:
+            if let terminal = plan.terminal {
+                // Answered (or not) by the fault once the request has been read; until then
+                // its body must keep coming like any other.
+                state = .awaitingRequestEnd(.fault(terminal))
+                arm(.clientBody, setup.timeouts.clientIdleMs, &actions)
+            } else if plan.requestDelayMs > 0 {
+                state = .delaying
+                actions.append(.scheduleFaultStep(.contactUpstream, milliseconds: plan.requestDelayMs))
+            } else {
+                state = .awaitingUpstream(UpstreamAttempt())
+                actions.append(.connectUpstream(fresh: false, requestComplete: requestComplete))
+            }
+        }
+        return actions
+    }
+
+    /// A request body part of `count` bytes arrived (the adapter holds it).
+    mutating func requestBodyReceived(count: Int) -> ExchangeActions {
+        var actions = ExchangeActions()
+        guard case .receiving(let received) = request, state != .done, state != .admitted else { return actions }
+        let (sum, overflow) = received.addingReportingOverflow(UInt64(max(0, count)))
+        let total = overflow ? UInt64.max : sum
+        request = .receiving(received: total)
+        let limit = setup.maxRequestBodyBytes
+        if limit > 0 && total > UInt64(limit) {
+            // Nothing more of it reaches anyone: 413 if no response started, else a cut.
+            let message = "request body exceeds the limit of \(limit) bytes"
+            if state.responseStarted {
+                actions.append(.noteError(.bodyTooLarge, message))
+                end(.closeClient(.now), &actions)
+            } else {
+                actions.append(.closeUpstream)
+                answerLocally(status: 413, message: message, closing: true, &actions)
+            }
+            return actions
+        }
+        if case .awaitingRequestEnd(.refusal) = state { return actions }
+        if deadline == .clientBody { arm(.clientBody, setup.timeouts.clientIdleMs, &actions) }
+        let chunked = setup.requestFraming == .chunked
+        switch state {
+        case .delaying:
+            actions.append(.holdRequestBody(chunked: chunked))
+        case .awaitingUpstream, .streamingResponse:
+            actions.append(.forwardRequestBody(chunked: chunked))
+        default:
+            break
+        }
+        return actions
+    }
+
+    /// The request ended.
+    mutating func requestEnded() -> ExchangeActions {
+        var actions = ExchangeActions()
+        guard case .receiving = request, state != .done, state != .admitted else { return actions }
+        request = .complete
+        let chunked = setup.requestFraming == .chunked
+        switch state {
+        case .awaitingRequestEnd(.refusal(let status, let message)):
+            answerLocally(status: status, message: message, closing: false, &actions)
+        case .awaitingRequestEnd(.fault(let terminal)):
+            runTerminalFault(terminal, &actions)
+        case .delaying:
+            if chunked { actions.append(.endRequest(chunked: true, held: true)) }
+        case .awaitingUpstream, .streamingResponse:
+            actions.append(.endRequest(chunked: chunked, held: false))
+            if deadline == .clientBody { arm(.upstreamResponse, setup.timeouts.responseMs, &actions) }
+        default:
+            break
+        }
+        return actions
+    }
+
+    /// The adapter decoded all it had and the request is not complete: a refusal is
+    /// answered now (and the connection closed) rather than after a body that may never come.
+    mutating func decodingPaused() -> ExchangeActions {
+        var actions = ExchangeActions()
+        guard case .awaitingRequestEnd(.refusal(let status, let message)) = state, !requestComplete else { return actions }
+        answerLocally(status: status, message: message, closing: true, &actions)
+        return actions
+    }
+
+    /// The request's bytes broke the protocol (`status` is 400, 414 or 431).
+    mutating func requestMalformed(status: Int, message: String) -> ExchangeActions {
+        var actions = ExchangeActions()
+        guard state != .done, state != .admitted else { return actions }
+        answerLocally(status: status, message: message, closing: true, &actions)
+        return actions
+    }
+
+    /// How long client reads pause after `count` bytes of an upload throttled by a fault
+    /// (nil: no pause).
+    func uploadPause(afterReading count: Int) -> Int? {
+        guard plan.upBytesPerSecond > 0, isReadingRequest else { return nil }
+        let pause = max(0, count) / plan.upBytesPerSecond * 1000
+            + max(0, count) % plan.upBytesPerSecond * 1000 / plan.upBytesPerSecond
+        return pause > 0 ? pause : nil
+    }
+
+    /// The client connection closed (or failed) before the exchange ended.
+    mutating func clientClosed() -> ExchangeActions {
+        var actions = ExchangeActions()
+        guard state != .done else { return actions }
+        abort(&actions)
+        return actions
+    }
+
+    /// The connection or the process drains: this exchange is its last.
+    mutating func drain() {
+        mayKeepAlive = false
+    }
+}

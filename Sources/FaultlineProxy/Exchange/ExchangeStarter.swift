@@ -1,0 +1,107 @@
+import FaultlineHTTP
+import FaultlineLog
+import FaultlineRules
+
+/// Decides how a request starts, once its head has arrived: refused by Faultline (CONNECT,
+/// a bad Host, a declared body over the limit, no route), or routed to an upstream with
+/// the faults that fired on it. Protocol-neutral: any adapter starts its exchanges here.
+struct ExchangeStarter {
+    /// The configuration the exchange will run on, whatever reloads happen meanwhile.
+    let snapshot: ConfigSnapshot
+    /// The client's address, for X-Forwarded-For and fault records.
+    let clientIP: String
+    /// "http" or "https" (the listener's), for X-Forwarded-Proto.
+    let scheme: StaticString
+
+    /// The exchange for `head` (its target in origin form); `trace` is its log record, if
+    /// one is kept; `mayKeepAlive` is false once the connection drains.
+    func start(_ head: HTTPHead, trace: ExchangeTrace?, mayKeepAlive: Bool) -> Exchange {
+        var setup = ExchangeSetup(start: .proxy(FaultPlan()), head: head)
+        setup.timeouts.clientIdleMs = snapshot.config.clientTimeouts.idleMs
+        setup.maxRequestBodyBytes = snapshot.config.limits.maxRequestBodyBytes
+        guard let route = admit(head, setup: &setup) else {
+            return Exchange(snapshot: snapshot, route: nil, upstreamHead: [],
+                            machine: ExchangeMachine(setup: setup, mayKeepAlive: mayKeepAlive))
+        }
+        trace?.route = route.name
+        trace?.upstream = route.upstream.name
+        let decision = snapshot.faults.decide(route: route)
+        var plan = decision.isEmpty ? FaultPlan() : FaultPlan(decision, routeName: route.name)
+        let controls = snapshot.config.faultHeaders
+        if controls.enabled { plan.applyRequestHeaders(head.headers, controls: controls) }
+        if let trace, !plan.names.isEmpty {
+            trace.faults = plan.names
+            logFaults(plan, route: route, head: head, requestID: trace.requestID, log: snapshot.log)
+        }
+        let upstream = route.upstream
+        let upstreamHead = RequestHeadWriter.upstreamHead(
+            for: head, framing: setup.requestFraming, clientIP: clientIP, scheme: scheme, upstream: upstream,
+            upgrade: head.isUpgrade, requestID: trace?.requestID,
+            dropping: controls.enabled ? [controls.delayHeader, controls.statusHeader] : [])
+        setup.start = .proxy(plan)
+        setup.upstreamName = upstream.name
+        setup.timeouts.connectMs = upstream.timeouts.connectMs
+        setup.timeouts.responseMs = upstream.timeouts.responseMs
+        setup.timeouts.tunnelIdleMs = upstream.timeouts.tunnelIdleMs
+        if !plan.isEmpty && controls.markResponses { setup.faultMarker = plan.names.joined(separator: ", ") }
+        return Exchange(snapshot: snapshot, route: route, upstreamHead: upstreamHead,
+                        machine: ExchangeMachine(setup: setup, mayKeepAlive: mayKeepAlive), decision: decision)
+    }
+
+    /// The route for `head`, or nil with the refusal set in `setup`.
+    private func admit(_ head: HTTPHead, setup: inout ExchangeSetup) -> CompiledRoute? {
+        if head.method == "CONNECT" {
+            setup.start = .refuse(status: 405, message: "CONNECT is not supported: Faultline is a reverse proxy")
+            return nil
+        }
+        let hostCount = head.headers.count(of: "host")
+        if hostCount > 1 || (hostCount == 0 && head.versionMinor >= 1) {
+            // RFC 9112 §3.2: an HTTP/1.1 request needs exactly one Host; two disagree about the target.
+            setup.start = .refuse(status: 400, message: hostCount == 0 ? "bad request: HTTP/1.1 request without a Host header"
+                                                                       : "bad request: more than one Host header")
+            setup.clientKeepAlive = false
+            return nil
+        }
+        let limit = setup.maxRequestBodyBytes
+        if limit > 0, let length = head.contentLength, length > UInt64(limit) {
+            setup.start = .refuse(status: 413, message: "request body of \(length) bytes exceeds the limit of \(limit) bytes")
+            return nil
+        }
+        guard let route = match(head) else {
+            setup.start = .refuse(status: 404, message: "no route matches \(head.method) \(String(decoding: head.path, as: UTF8.self))")
+            return nil
+        }
+        return route
+    }
+
+    private func match(_ head: HTTPHead) -> CompiledRoute? {
+        let host = head.headers.firstIndex(of: "host")
+        let routes = snapshot.routes
+        return head.headers.bytes.withUnsafeBytes { raw -> CompiledRoute? in
+            let hostBytes = host.map { index -> UnsafeRawBufferPointer in
+                let field = head.headers.fields[index]
+                return UnsafeRawBufferPointer(rebasing: raw[Int(field.valueStart)..<Int(field.valueEnd)])
+            }
+            var method = head.method
+            return method.withUTF8 { method in
+                head.path.withUnsafeBytes { path in
+                    routes.match(host: hostBytes, method: UnsafeRawBufferPointer(method), path: path)
+                }
+            }
+        }
+    }
+
+    /// A record of its own for the faults that fired on a request (`log.fault_events`).
+    private func logFaults(_ plan: FaultPlan, route: CompiledRoute, head: HTTPHead, requestID: String, log: TrafficLog) {
+        guard log.faultEvents, !plan.names.isEmpty else { return }
+        var record = LogRecord(kind: .fault, requestID: requestID)
+        record.clientAddress = clientIP
+        record.method = head.method
+        record.setTarget(head.targetString, policy: log.policy)
+        record.route = route.name
+        record.upstream = route.upstream.name
+        record.faults = plan.names
+        record.setMessage("injected \(plan.names.joined(separator: ", "))", policy: log.policy)
+        log.write(event: record)
+    }
+}
