@@ -2,30 +2,7 @@ import FaultlineHTTP
 import FaultlineIO
 import FaultlineRules
 
-/// The client-side operations an exchange's actions come down to. The HTTP/1 connection
-/// writes them as HTTP/1 bytes; an HTTP/2 stream adapter will write them as frames on its
-/// stream (see `ExchangeMachine`).
-protocol ExchangeClient: AnyObject {
-    /// Passes an interim (1xx) response head on.
-    func writeInterimHead(_ head: HTTPHead, exchange: Exchange)
-    /// Writes the final response head.
-    func writeResponseHead(_ head: HTTPHead, shape: ResponseHeadShape, exchange: Exchange)
-    /// Writes (the first `part.count` bytes of) a response body part.
-    func forwardResponseBody(_ bytes: UnsafeRawBufferPointer, part: ResponseBodyPart, exchange: Exchange)
-    /// Ends the response body.
-    func endResponseBody(chunked: Bool, exchange: Exchange)
-    /// Writes a response Faultline makes itself (`exchange` nil: no request was parsed).
-    func writeLocalResponse(_ response: LocalResponse, exchange: Exchange?)
-    /// Writes a status fault's synthesized response.
-    func writeFaultResponse(_ status: StatusFault, keepAlive: Bool, exchange: Exchange)
-    /// Relays bytes both ways from now on.
-    func startTunnel(exchange: Exchange)
-    /// The exchange ended normally.
-    func finishExchange(keepAlive: Bool)
-    /// The exchange was cut short.
-    func closeClient(_ how: ClientClose)
-}
-
+/// The client side of an exchange, written as HTTP/1 bytes.
 extension DownstreamConnection: ExchangeClient {
     func writeInterimHead(_ head: HTTPHead, exchange: Exchange) {
         socket.write(ResponseHeadWriter.clientHead(for: head, framing: .none, keepAlive: true,
@@ -87,6 +64,15 @@ extension DownstreamConnection: ExchangeClient {
         if !pipelined.isEmpty, let upstream = exchange.upstream {
             upstream.socket.write(pipelined)
             pipelined.removeAll()
+        }
+    }
+
+    /// Ends the connection as the exchange asks.
+    func closeClient(_ how: ClientClose) {
+        switch how {
+        case .graceful: closeAfterFlush()
+        case .now: closeNow()
+        case .reset: closeNow(reset: true)
         }
     }
 

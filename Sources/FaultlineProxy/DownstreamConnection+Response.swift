@@ -1,8 +1,9 @@
 import FaultlineHTTP
 import FaultlineIO
 
-/// What the upstream connection says, reported to the exchange's machine.
-extension DownstreamConnection: UpstreamConnectionOwner {
+/// The HTTP/1 host of exchanges: flow control between the client socket and the upstream
+/// connection, and the tunnel after a 101 (the exchange events are `ExchangeHost`'s).
+extension DownstreamConnection: ExchangeHost {
     func upstreamWillDeliver(_ upstream: UpstreamConnection) {
         socket.cork()
     }
@@ -12,37 +13,6 @@ extension DownstreamConnection: UpstreamConnectionOwner {
         if socket.pendingWriteBytes > 0, let current = exchange?.upstream, current === upstream {
             upstream.socket.setReading(false)
         }
-    }
-
-    func upstreamDidConnect(_ upstream: UpstreamConnection) {
-        guard let exchange else { return }
-        if let trace {
-            trace.tcpConnected = upstream.socket.tcpConnectedAt
-            trace.connected = context.loop.now
-            trace.pinResult = upstream.pinResult
-        }
-        run(exchange.machine.upstreamConnected(), on: exchange)
-    }
-
-    func upstream(_ upstream: UpstreamConnection, didReceiveHead head: HTTPHead) {
-        guard let exchange else { return }
-        var head = head
-        let actions = exchange.machine.responseHeadReceived(&head)
-        run(actions, on: exchange, inHand: .head(head))
-    }
-
-    func upstream(_ upstream: UpstreamConnection, didReceiveBody bytes: UnsafeRawBufferPointer) {
-        guard let exchange else { return }
-        run(exchange.machine.responseBodyReceived(count: bytes.count), on: exchange, inHand: .body(bytes))
-    }
-
-    func upstream(_ upstream: UpstreamConnection, didReceiveTrailers trailers: HTTPHeaders) {
-        exchange?.responseTrailers = trailers
-    }
-
-    func upstreamDidFinishResponse(_ upstream: UpstreamConnection) {
-        guard let exchange else { return }
-        run(exchange.machine.responseEnded(), on: exchange)
     }
 
     func upstream(_ upstream: UpstreamConnection, didReceiveTunnelBytes bytes: UnsafeRawBufferPointer) {
@@ -59,15 +29,22 @@ extension DownstreamConnection: UpstreamConnectionOwner {
         }
     }
 
-    func upstream(_ upstream: UpstreamConnection, didFail failure: UpstreamFailure) {
-        guard let exchange else { return }
-        exchange.upstream = nil
-        if let trace, case .pinMismatch = failure { trace.pinResult = "mismatch" }
-        if case .handshake = failure, let name = exchange.route?.upstream.name {
-            logUpstreamTLSFailure(upstream: name, reason: failure.message)
-        }
-        run(exchange.machine.upstreamFailed(failure, attempt: exchange.facts(of: upstream)), on: exchange)
-        // A retry wrote to a fresh connection: send it now, as a decoding pass would.
-        if self.exchange === exchange, exchange.upstream != nil { releaseUpstreamCork() }
+    func armDeadline(_ kind: ConnectionDeadline.Kind, milliseconds: Int) {
+        deadline.arm(kind, now: context.loop.now, milliseconds: milliseconds)
+    }
+
+    func disarmDeadline() {
+        deadline.disarm()
+    }
+
+    func corkUpstream(_ upstream: UpstreamConnection) {
+        guard corkedUpstream !== upstream else { return }
+        corkedUpstream?.socket.uncork()
+        upstream.socket.cork()
+        corkedUpstream = upstream
+    }
+
+    func setClientReading(_ reading: Bool) {
+        socket.setReading(reading)
     }
 }

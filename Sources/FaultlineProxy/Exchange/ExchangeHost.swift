@@ -1,25 +1,65 @@
 import FaultlineHTTP
 import FaultlineIO
 
-/// Carrying out what an exchange's machine decided.
-extension DownstreamConnection {
-    /// What the adapter holds while it reports an event: body actions refer to it.
-    enum InHand {
-        case nothing
-        case body(UnsafeRawBufferPointer)
-        case head(HTTPHead)
-    }
+/// What the adapter holds while it reports an event: body actions refer to it, so body
+/// bytes are never copied into an action.
+enum ExchangeInHand {
+    case nothing
+    case body(UnsafeRawBufferPointer)
+    case head(HTTPHead)
+}
 
+/// A protocol adapter that drives exchanges: the seam between a client protocol and the
+/// exchange layer.
+///
+/// The adapter decodes its protocol, starts each request's `Exchange` with an
+/// `ExchangeStarter`, reports the request's events to `exchange.machine` and hands the
+/// resulting actions to `run(_:on:inHand:)`. Everything upstream-bound (connecting, pooling,
+/// retries, writing and holding the request, timers, fault steps, the log record's error) is
+/// carried out here, once for every protocol; what reaches the client goes through the
+/// `ExchangeClient` requirements, which each protocol writes its own way. The upstream
+/// connection reports to the host (`UpstreamConnectionOwner`, implemented below for every
+/// host), so its events reach the same machine.
+///
+/// `DownstreamConnection` is the HTTP/1 host (one exchange at a time, pipelined requests
+/// queued). An HTTP/2 stream adapter will be a host per stream: HEADERS start an exchange,
+/// DATA frames are `requestBodyReceived`, END_STREAM is `requestEnded`; the client writes
+/// become HEADERS and DATA frames on the stream, `closeClient` an RST_STREAM, and its
+/// deadline and read pausing map to the stream's timers and flow-control window.
+protocol ExchangeHost: ExchangeClient, UpstreamConnectionOwner {
+    /// The loop the host lives on, its pool and shared state.
+    var context: LoopContext { get }
+    /// The exchange in progress.
+    var exchange: Exchange? { get }
+    /// Its log record (nil when logging and HAR are off).
+    var trace: ExchangeTrace? { get }
+    /// (Re)starts the host's one deadline for the exchange.
+    func armDeadline(_ kind: ConnectionDeadline.Kind, milliseconds: Int)
+    /// No deadline applies.
+    func disarmDeadline()
+    /// Holds `upstream`'s writes until the host's read pass ends (then `releaseUpstreamCork`).
+    func corkUpstream(_ upstream: UpstreamConnection)
+    /// Sends what was corked and applies backpressure to the client.
+    func releaseUpstreamCork()
+    /// Pauses or resumes reading from the client.
+    func setClientReading(_ reading: Bool)
+    /// Counts (and captures the start of) request body bytes.
+    func traceRequestBody(_ bytes: UnsafeRawBufferPointer)
+    /// A record of its own for an upstream TLS handshake that failed.
+    func logUpstreamTLSFailure(upstream: String, reason: String)
+}
+
+extension ExchangeHost {
     /// Performs `actions` of `exchange` in order; stops if the exchange ended meanwhile (an
     /// action reported a further event that ended it).
-    func run(_ actions: ExchangeActions, on exchange: Exchange, inHand: InHand = .nothing) {
+    func run(_ actions: ExchangeActions, on exchange: Exchange, inHand: ExchangeInHand = .nothing) {
         for action in actions {
             guard self.exchange === exchange else { return }
             perform(action, on: exchange, inHand: inHand)
         }
     }
 
-    private func perform(_ action: ExchangeAction, on exchange: Exchange, inHand: InHand) {
+    private func perform(_ action: ExchangeAction, on exchange: Exchange, inHand: ExchangeInHand) {
         switch action {
         case .connectUpstream(let fresh, let requestComplete):
             connectUpstream(exchange, fresh: fresh, requestComplete: requestComplete)
@@ -32,11 +72,7 @@ extension DownstreamConnection {
         case .sendHeldRequest:
             sendHeldRequest(exchange)
         case .releaseUpstream:
-            guard let upstream = exchange.upstream, let config = exchange.route?.upstream else { return }
-            // The pool decides: it keeps the connection only if this exchange left it clean.
-            exchange.upstream = nil
-            context.pool.release(upstream, maxIdle: config.maxIdleConnections,
-                                 idleMilliseconds: config.timeouts.idleMs, now: context.loop.now)
+            releaseUpstream(exchange)
         case .closeUpstream:
             exchange.upstream?.close()
             exchange.upstream = nil
@@ -63,9 +99,9 @@ extension DownstreamConnection {
         case .awaitPacerDrain:
             awaitPacerDrain(exchange)
         case .armDeadline(let kind, let milliseconds):
-            deadline.arm(kind, now: context.loop.now, milliseconds: milliseconds)
+            armDeadline(kind, milliseconds: milliseconds)
         case .disarmDeadline:
-            deadline.disarm()
+            disarmDeadline()
         case .scheduleFaultStep(let step, let milliseconds):
             exchange.faultTimer = context.loop.schedule(afterMilliseconds: milliseconds) { [weak self, weak exchange] in
                 guard let self, let exchange, self.exchange === exchange else { return }
@@ -78,15 +114,6 @@ extension DownstreamConnection {
             finishExchange(keepAlive: keepAlive)
         case .closeClient(let how):
             closeClient(how)
-        }
-    }
-
-    /// Ends the connection as the exchange asks.
-    func closeClient(_ how: ClientClose) {
-        switch how {
-        case .graceful: closeAfterFlush()
-        case .now: closeNow()
-        case .reset: closeNow(reset: true)
         }
     }
 

@@ -1,8 +1,9 @@
 import FaultlineHTTP
 import FaultlineIO
 
-/// The upstream-bound actions: connecting, and writing the request.
-extension DownstreamConnection {
+/// The upstream-bound actions, the same for every client protocol: connecting, writing
+/// the request, returning the connection.
+extension ExchangeHost {
     /// Sends the exchange's head on a pooled or new upstream connection.
     func connectUpstream(_ exchange: Exchange, fresh: Bool, requestComplete: Bool) {
         guard let upstreamConfig = exchange.route?.upstream else { return }
@@ -33,10 +34,8 @@ extension DownstreamConnection {
         }
         exchange.upstream = connection
         connection.begin(owner: self, headRequest: exchange.machine.setup.isHeadRequest)
-        // The head and the body bytes that came with it leave together when decoding ends.
-        if let corked = corkedUpstream, corked !== connection { corked.socket.uncork() }
-        connection.socket.cork()
-        corkedUpstream = connection
+        // The head and the body bytes that came with it leave together when the read pass ends.
+        corkUpstream(connection)
         connection.socket.write(exchange.upstreamHead)
         if let replay = exchange.replayBody, !replay.isEmpty {
             // A retry: what the failed attempt had sent of the body goes again.
@@ -46,6 +45,15 @@ extension DownstreamConnection {
         run(exchange.machine.upstreamAttached(connecting: connection.socket.isConnecting), on: exchange)
     }
 
+    /// The exchange completed: the pool decides whether the connection stays (only if this
+    /// exchange left it clean).
+    func releaseUpstream(_ exchange: Exchange) {
+        guard let upstream = exchange.upstream, let config = exchange.route?.upstream else { return }
+        exchange.upstream = nil
+        context.pool.release(upstream, maxIdle: config.maxIdleConnections,
+                             idleMilliseconds: config.timeouts.idleMs, now: context.loop.now)
+    }
+
     /// Writes a request body part upstream.
     func forwardRequestBody(_ bytes: UnsafeRawBufferPointer, chunked: Bool, exchange: Exchange) {
         guard let upstream = exchange.upstream else { return }
@@ -53,10 +61,7 @@ extension DownstreamConnection {
         if chunked {
             // Each piece a complete chunk, so the upstream never waits for the next one to
             // learn that this one ended; corked, the pieces of one pass leave in one write.
-            if corkedUpstream == nil {
-                upstream.socket.cork()
-                corkedUpstream = upstream
-            }
+            corkUpstream(upstream)
             var prefix: [UInt8] = []
             HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &prefix)
             upstream.socket.write(prefix, bytes)
@@ -80,7 +85,7 @@ extension DownstreamConnection {
         } else {
             exchange.heldUpstream.append(contentsOf: bytes)
         }
-        if exchange.heldUpstream.count > 256 * 1024 { socket.setReading(false) }
+        if exchange.heldUpstream.count > 256 * 1024 { setClientReading(false) }
     }
 
     /// The request ended: its last chunk goes out (or waits with the rest during a delay).
@@ -109,6 +114,6 @@ extension DownstreamConnection {
         exchange.heldUpstream.withUnsafeBytes { exchange.recordForReplay($0) }
         exchange.heldUpstream = []
         releaseUpstreamCork()
-        if exchange.machine.isReadingRequest { socket.setReading(true) }
+        if exchange.machine.isReadingRequest { setClientReading(true) }
     }
 }

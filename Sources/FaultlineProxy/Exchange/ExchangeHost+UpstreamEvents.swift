@@ -1,0 +1,49 @@
+import FaultlineHTTP
+import FaultlineIO
+
+/// What the upstream connection says, reported to the exchange's machine: the same for
+/// every client protocol (flow control, which is the client's, stays with each host).
+extension ExchangeHost {
+    func upstreamDidConnect(_ upstream: UpstreamConnection) {
+        guard let exchange else { return }
+        if let trace {
+            trace.tcpConnected = upstream.socket.tcpConnectedAt
+            trace.connected = context.loop.now
+            trace.pinResult = upstream.pinResult
+        }
+        run(exchange.machine.upstreamConnected(), on: exchange)
+    }
+
+    func upstream(_ upstream: UpstreamConnection, didReceiveHead head: HTTPHead) {
+        guard let exchange else { return }
+        var head = head
+        let actions = exchange.machine.responseHeadReceived(&head)
+        run(actions, on: exchange, inHand: .head(head))
+    }
+
+    func upstream(_ upstream: UpstreamConnection, didReceiveBody bytes: UnsafeRawBufferPointer) {
+        guard let exchange else { return }
+        run(exchange.machine.responseBodyReceived(count: bytes.count), on: exchange, inHand: .body(bytes))
+    }
+
+    func upstream(_ upstream: UpstreamConnection, didReceiveTrailers trailers: HTTPHeaders) {
+        exchange?.responseTrailers = trailers
+    }
+
+    func upstreamDidFinishResponse(_ upstream: UpstreamConnection) {
+        guard let exchange else { return }
+        run(exchange.machine.responseEnded(), on: exchange)
+    }
+
+    func upstream(_ upstream: UpstreamConnection, didFail failure: UpstreamFailure) {
+        guard let exchange else { return }
+        exchange.upstream = nil
+        if let trace, case .pinMismatch = failure { trace.pinResult = "mismatch" }
+        if case .handshake = failure, let name = exchange.route?.upstream.name {
+            logUpstreamTLSFailure(upstream: name, reason: failure.message)
+        }
+        run(exchange.machine.upstreamFailed(failure, attempt: exchange.facts(of: upstream)), on: exchange)
+        // A retry wrote to a fresh connection: send it now, as the end of a read pass would.
+        if self.exchange === exchange, exchange.upstream != nil { releaseUpstreamCork() }
+    }
+}
