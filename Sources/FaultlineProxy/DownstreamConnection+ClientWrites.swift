@@ -46,7 +46,7 @@ extension DownstreamConnection: ExchangeClient {
     }
 
     func writeLocalResponse(_ response: LocalResponse, exchange: Exchange?) {
-        guard phase != .closed else { return }
+        guard !phase.isClosed else { return }
         let keepAlive = response.keepAlive && !draining && !context.draining
         let body = response.message + "\n"
         traceLocalResponse(status: response.status, contentType: response.contentType,
@@ -59,7 +59,7 @@ extension DownstreamConnection: ExchangeClient {
     }
 
     func startTunnel(exchange: Exchange) {
-        phase = .tunnel
+        phase = .tunnel(exchange)
         socket.setReading(true)
         if !pipelined.isEmpty, let upstream = exchange.upstream {
             upstream.socket.write(pipelined)

@@ -15,13 +15,13 @@ extension DownstreamConnection {
         }
         var input = bytes
         messages: while true {
-            if phase == .idle {
+            if phase.isIdle {
                 phase = .readingHead
                 deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
             }
             let status = decoder.feed(input)
             for event in decoder.events {
-                guard phase != .closed else { return }
+                guard !phase.isClosed else { return }
                 switch event {
                 case .head(let head):
                     beginExchange(head)
@@ -35,7 +35,7 @@ extension DownstreamConnection {
                     if let exchange { run(exchange.machine.requestEnded(), on: exchange) }
                 }
             }
-            guard phase != .closed else { return }
+            guard !phase.isClosed else { return }
             switch status {
             case .needMore:
                 break messages
@@ -43,7 +43,7 @@ extension DownstreamConnection {
                 decoder.resume()
                 let rest = UnsafeRawBufferPointer(rebasing: input[consumed...])
                 guard !rest.isEmpty else { break messages }
-                if phase == .idle {
+                if phase.isIdle {
                     // Answered already (by the proxy itself): the next request's turn.
                     input = rest
                     continue messages
@@ -66,7 +66,7 @@ extension DownstreamConnection {
                 return
             }
         }
-        if let exchange, phase != .closed {
+        if let exchange, !phase.isClosed {
             // A refused request that is not fully read never will be: it is answered now.
             run(exchange.machine.decodingPaused(), on: exchange)
         }
@@ -74,7 +74,7 @@ extension DownstreamConnection {
 
     /// Decodes the queued bytes of pipelined requests (the exchange before them ended).
     func decodePipelined() {
-        guard !decoding, !pipelined.isEmpty, phase != .closed else { return }
+        guard !decoding, !pipelined.isEmpty, !phase.isClosed else { return }
         let next = pipelined
         pipelined.removeAll(keepingCapacity: true)
         next.withUnsafeBytes { decode($0) }
@@ -82,7 +82,6 @@ extension DownstreamConnection {
 
     private func beginExchange(_ received: HTTPHead) {
         deadline.disarm()
-        phase = .exchange
         let snapshot = context.snapshot
         // The record keeps the target as received (its userinfo is redacted there); routing
         // and the upstream see the origin form.
@@ -91,14 +90,14 @@ extension DownstreamConnection {
         if let origin = received.originFormTarget { head.target = origin }
         let starter = ExchangeStarter(snapshot: snapshot, clientIP: clientIP, scheme: scheme)
         let exchange = starter.start(head, trace: trace, mayKeepAlive: !draining && !context.draining)
-        self.exchange = exchange
+        phase = .exchange(exchange)
         run(exchange.machine.requestHeadReceived(), on: exchange)
     }
 
     /// A connection-level answer (a head that did not parse or did not arrive in time):
     /// written, then the connection closes.
     func writeLocalAndClose(_ response: LocalResponse) {
-        guard phase != .closed else { return }
+        guard !phase.isClosed else { return }
         writeLocalResponse(response, exchange: nil)
         if let error = response.error { trace?.fail(error, response.message) }
         closeAfterFlush()
@@ -110,14 +109,14 @@ extension DownstreamConnection {
             corkedUpstream = nil
             corked.socket.uncork()
         }
-        if phase != .closed, let upstream = exchange?.upstream, upstream.socket.pendingWriteBytes > 0 {
+        if !phase.isClosed, let upstream = exchange?.upstream, upstream.socket.pendingWriteBytes > 0 {
             socket.setReading(false)
         }
     }
 
     /// Relays client bytes to the upstream after a 101.
-    func relayToUpstream(_ bytes: UnsafeRawBufferPointer) {
-        guard let exchange, let upstream = exchange.upstream else { return }
+    func relayToUpstream(_ bytes: UnsafeRawBufferPointer, exchange: Exchange) {
+        guard let upstream = exchange.upstream else { return }
         run(exchange.machine.tunnelActivity(), on: exchange)
         upstream.socket.write(bytes)
         if upstream.socket.pendingWriteBytes > 0 { socket.setReading(false) }
@@ -126,11 +125,11 @@ extension DownstreamConnection {
     /// An upload throttle: after reading `count` bytes of a request body, stop reading for as
     /// long as the exchange says those bytes should have taken.
     func throttleUpload(afterReading count: Int) {
-        guard let exchange, phase == .exchange, let pause = exchange.machine.uploadPause(afterReading: count) else { return }
+        guard case .exchange(let exchange) = phase, let pause = exchange.machine.uploadPause(afterReading: count) else { return }
         socket.setReading(false)
         uploadPausedUntil = context.loop.now &+ UInt64(pause) &* 1_000_000
         context.loop.schedule(afterMilliseconds: pause) { [weak self, weak exchange] in
-            guard let self, let exchange, self.exchange === exchange, self.phase == .exchange else { return }
+            guard let self, let exchange, case .exchange(let current) = self.phase, current === exchange else { return }
             if exchange.upstream?.socket.pendingWriteBytes ?? 0 == 0 { self.socket.setReading(true) }
         }
     }

@@ -24,7 +24,7 @@ extension DownstreamConnection: ExchangeHost {
     func upstreamDidDrain(_ upstream: UpstreamConnection) {
         // Reading also resumes once the request is complete: that is how a client that gives up
         // while the upstream thinks is noticed (its EOF), and how pipelined requests queue.
-        if phase != .closed && pipelined.count < Self.pipelineLimit && context.loop.now >= uploadPausedUntil {
+        if !phase.isClosed && pipelined.count < Self.pipelineLimit && context.loop.now >= uploadPausedUntil {
             socket.setReading(true)
         }
     }

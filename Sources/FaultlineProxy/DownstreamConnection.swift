@@ -13,11 +13,23 @@ final class DownstreamConnection: StreamSocketDelegate {
         /// Part of a request head has arrived.
         case readingHead
         /// An exchange is in progress.
-        case exchange
-        /// Bytes are relayed both ways after a 101.
-        case tunnel
+        case exchange(Exchange)
+        /// Bytes are relayed both ways after a 101 (the exchange that upgraded keeps its record).
+        case tunnel(Exchange)
         /// Closed or closing.
         case closed
+
+        /// Whether the connection has closed.
+        var isClosed: Bool {
+            if case .closed = self { return true }
+            return false
+        }
+
+        /// Whether the connection waits for its next request.
+        var isIdle: Bool {
+            if case .idle = self { return true }
+            return false
+        }
     }
 
     let socket: StreamSocket
@@ -27,7 +39,13 @@ final class DownstreamConnection: StreamSocketDelegate {
     let clientPort: Int?
     let decoder: HTTP1Decoder
     var phase = Phase.idle
-    var exchange: Exchange?
+    /// The exchange in progress (also the one a tunnel came from).
+    var exchange: Exchange? {
+        switch phase {
+        case .exchange(let exchange), .tunnel(let exchange): exchange
+        case .idle, .readingHead, .closed: nil
+        }
+    }
     /// The log record of the request in progress (nil when logging and HAR are off).
     var trace: ExchangeTrace?
     var deadline = ConnectionDeadline()
@@ -65,9 +83,9 @@ final class DownstreamConnection: StreamSocketDelegate {
 
     func socket(_ socket: StreamSocket, didRead bytes: UnsafeRawBufferPointer) {
         switch phase {
-        case .tunnel:
-            relayToUpstream(bytes)
-        case .exchange where !(exchange?.machine.isReadingRequest ?? false):
+        case .tunnel(let exchange):
+            relayToUpstream(bytes, exchange: exchange)
+        case .exchange(let exchange) where !exchange.machine.isReadingRequest:
             pipelined.append(contentsOf: bytes)
             if pipelined.count >= Self.pipelineLimit { socket.setReading(false) }
         case .closed:
@@ -96,7 +114,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     }
 
     func socket(_ socket: StreamSocket, didFail error: IOError) {
-        if error.isSecureChannelFailure, phase == .idle, exchange == nil {
+        if error.isSecureChannelFailure, phase.isIdle {
             // A failed TLS handshake (plain HTTP on a TLS port, an untrusting client) is worth
             // telling the operator: the client only sees a closed connection.
             context.state.events(.clientTLSFailure(peer: clientIP, reason: error.description))
@@ -120,7 +138,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     func closeNow(reset: Bool = false) {
         cancelExchange()
         endTrace()
-        guard phase != .closed else { return }
+        guard !phase.isClosed else { return }
         phase = .closed
         socket.close(reset: reset)
         context.connectionClosed(self)
@@ -130,7 +148,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     func closeAfterFlush() {
         cancelExchange()
         endTrace()
-        guard phase != .closed else { return }
+        guard !phase.isClosed else { return }
         phase = .closed
         socket.closeGracefully()
         context.connectionClosed(self)
@@ -139,15 +157,16 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// Drops the exchange, closing its upstream side if still attached (it cannot be reused
     /// mid-message) and stopping its timers.
     func cancelExchange() {
-        exchange?.cancel(on: context.loop)
-        exchange = nil
+        guard let exchange else { return }
+        exchange.cancel(on: context.loop)
+        phase = .idle
     }
 
     /// Process shutdown: idle connections close now, busy ones after their exchange.
     func drain() {
         draining = true
         exchange?.machine.drain()
-        if phase == .idle { closeNow() }
+        if phase.isIdle { closeNow() }
     }
 
     /// Enforces the current deadline; called by the loop's sweep.
@@ -158,7 +177,7 @@ final class DownstreamConnection: StreamSocketDelegate {
             run(exchange.machine.deadlineExpired(expired), on: exchange)
             return
         }
-        if expired == .clientHeader && phase == .readingHead {
+        if expired == .clientHeader, case .readingHead = phase {
             writeLocalAndClose(LocalResponse(
                 status: 408, message: "request head not received within \(context.snapshot.config.clientTimeouts.headerMs) ms",
                 keepAlive: false))
@@ -171,7 +190,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     func finishExchange(keepAlive: Bool) {
         cancelExchange()
         endTrace()
-        guard phase != .closed else { return }
+        guard !phase.isClosed else { return }
         guard keepAlive && !draining && !context.draining else {
             closeAfterFlush()
             return
