@@ -18,7 +18,7 @@ extension DownstreamConnection: ExchangeClient {
             socket.write(bytes)
             return
         }
-        if let marker = shape.faultMarker {
+        if shape.marked, let marker = exchange.machine.setup.faultMarker {
             bytes.removeLast(2)
             HTTP1Encoder.appendField("X-Faultline-Fault", marker.utf8, into: &bytes)
             bytes.append(contentsOf: [13, 10])

@@ -135,7 +135,7 @@ struct ExchangeMachineScenarioTests {
         var head = MachineFixture.responseHead()
         let actions = machine.responseHeadReceived(&head).all
         #expect(head.status == 204)
-        #expect(actions.first == .writeResponseHead(ResponseHeadShape(framing: .none, keepAlive: true, faultMarker: "r/rewrite")))
+        #expect(actions.first == .writeResponseHead(ResponseHeadShape(framing: .none, keepAlive: true, marked: true)))
         #expect(machine.responseBodyReceived(count: 5).isEmpty, "a 204 carries no body")
     }
 
@@ -224,5 +224,13 @@ struct ExchangeMachineScenarioTests {
         #expect(UpstreamFailure.closedEarly.error.rawValue == "upstream_closed")
         #expect(UpstreamFailure.noAddress(upstream: "a").error.rawValue == "upstream_connect")
         #expect(ExchangeError.allCases.count == Set(ExchangeError.allCases.map(\.rawValue)).count)
+    }
+}
+
+@Suite("Exchange actions stay small")
+struct ExchangeActionLayoutTests {
+    /// Every event returns its actions inline: a wide action would be copied on every body part.
+    @Test func anActionFitsInFourWords() {
+        #expect(MemoryLayout<ExchangeAction>.stride <= 32)
     }
 }

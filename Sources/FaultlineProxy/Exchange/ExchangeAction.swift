@@ -36,10 +36,10 @@ enum ExchangeAction: Equatable {
     case forwardResponseBody(ResponseBodyPart)
     /// The response body ended (the last chunk with trailers when `chunked`).
     case endResponseBody(chunked: Bool)
-    /// Write a response Faultline makes itself.
-    case writeLocalResponse(LocalResponse)
-    /// Write a status fault's synthesized response.
-    case writeFaultResponse(StatusFault, keepAlive: Bool)
+    /// Write a response Faultline makes itself (boxed: rare, and it would widen every action).
+    indirect case writeLocalResponse(LocalResponse)
+    /// Write a status fault's synthesized response (boxed likewise).
+    indirect case writeFaultResponse(StatusFault, keepAlive: Bool)
     /// Write bytes that are not HTTP.
     case writeGarbage
     /// Write a 200 head followed by broken chunk framing.
@@ -96,8 +96,8 @@ struct ResponseHeadShape: Equatable {
     var keepAlive: Bool
     /// A 101 answering an upgrade.
     var upgrade = false
-    /// The `X-Faultline-Fault` value, when responses are marked.
-    var faultMarker: String?
+    /// Whether the head carries `X-Faultline-Fault` (its value is `ExchangeSetup.faultMarker`).
+    var marked = false
 }
 
 /// The part of a response body part that goes to the client.

@@ -53,8 +53,8 @@ extension ExchangeHost {
     /// Performs `actions` of `exchange` in order; stops if the exchange ended meanwhile (an
     /// action reported a further event that ended it).
     func run(_ actions: ExchangeActions, on exchange: Exchange, inHand: ExchangeInHand = .nothing) {
-        for action in actions {
-            guard self.exchange === exchange else { return }
+        for index in 0..<actions.count {
+            guard self.exchange === exchange, let action = actions[index] else { return }
             perform(action, on: exchange, inHand: inHand)
         }
     }

@@ -91,7 +91,7 @@ extension ExchangeMachine {
         let stream = ResponseStream(framing: framing, keepAlive: keepAlive, paced: paced)
         state = .streamingResponse(stream)
         actions.append(.writeResponseHead(ResponseHeadShape(framing: framing, keepAlive: keepAlive,
-                                                            faultMarker: setup.faultMarker)))
+                                                            marked: setup.faultMarker != nil)))
         if paced {
             // A throttle holds the upstream back on purpose: its silence is not a timeout.
             disarm(&actions)
