@@ -370,6 +370,9 @@ def before_after(data, values, is_selected, meta):
         if len(rounds) > 1:
             text += "; per round " + ", ".join(f"{x:.2f}×" for x in rounds)
         out.append(text)
+    if len(out) == 2:
+        out.append("- none of keepalive, large and close was selected (BENCH_SCENARIOS); "
+                   "the table above still compares every row")
     out.append("")
     if "loadavg_start" in meta:
         cores = meta.get("host", "").split(" cores")[0]
