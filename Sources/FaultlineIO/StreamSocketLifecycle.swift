@@ -30,8 +30,8 @@ enum StreamSocketLifecycle {
     /// handshaking: a connect or handshake that failed (the owner classifies the error so).
     case closed(duringSetup: Bool)
 
-    /// The first stage of a socket that connects (rather than accepts), with or without a
-    /// secure channel.
+    /// The first stage of a socket that connects or was accepted, with or without a secure
+    /// channel.
     init(connecting: Bool, secure: Bool) {
         switch (connecting, secure) {
         case (true, false): self = .connecting(closingTimer: nil)
