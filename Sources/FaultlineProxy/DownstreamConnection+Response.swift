@@ -19,7 +19,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
         if let trace {
             trace.tcpConnected = upstream.socket.tcpConnectedAt
             trace.connected = now
-            trace.pinResult = upstream.pinResult
+            trace.pinResult = upstream.pinResult.flatMap { .init(rawValue: $0) }
         }
         if exchange.requestComplete {
             deadline.arm(.upstreamResponse, now: now, milliseconds: exchange.route.upstream.timeouts.responseMs)
@@ -189,7 +189,7 @@ extension DownstreamConnection: UpstreamConnectionOwner {
     func upstream(_ upstream: UpstreamConnection, didFail failure: UpstreamFailure) {
         guard let exchange else { return }
         exchange.upstream = nil
-        if let trace, case .pinMismatch = failure { trace.pinResult = "mismatch" }
+        if let trace, case .pinMismatch = failure { trace.pinResult = .mismatch }
         if case .handshake = failure { logUpstreamTLSFailure(upstream: exchange.route.upstream.name, reason: failure.message) }
         if phase == .tunnel {
             closeAfterFlush()
