@@ -6,11 +6,21 @@ usage: report.py RESULTS.tsv META.txt OUT.md
 RESULTS.tsv lines: proxy <TAB> scenario <TAB> key=value key=value ...
   (keys from bench/stats.lua, or status=error|died, or rss_kb=N for scenario "rss")
 META.txt lines: key=value
+
+When the run had a second Faultline binary ("faultline-before", from FAULTLINE_BEFORE_BIN),
+the table gets a column for each Faultline and, per row, before ÷ nginx, after ÷ nginx and
+after ÷ before; a "Before and after" section follows the targets.
 """
 import sys
 
-PROXIES = ["faultline", "nginx", "haproxy"]
-LABEL = {"faultline": "Faultline", "nginx": "nginx", "haproxy": "HAProxy"}
+PROXIES = ["faultline-before", "faultline", "nginx", "haproxy"]
+LABEL = {"faultline": "Faultline", "faultline-before": "Faultline before",
+         "nginx": "nginx", "haproxy": "HAProxy"}
+# The issue-level question of a before/after run: the scenarios a change must not slow down.
+BEFORE_AFTER_ROWS = [("keepalive", "rps"), ("large", "rps"), ("close", "rps"),
+                     ("keepalive", "cpu"), ("large", "cpu"), ("close", "cpu")]
+# Single short runs differ by about this much on a shared machine (docs/bench.md).
+NOISE = 0.05
 
 
 def load(path):
@@ -75,6 +85,15 @@ def metric(cell, name):
     return median([one(r, name) for r in cell["runs"]]), None
 
 
+def per_round(cell, name):
+    """Returns {round: value} for the runs that recorded their round."""
+    return {int(r["round"]): one(r, name) for r in cell.get("runs", []) if "round" in r}
+
+
+def ratio_text(a, b):
+    return f"{a / b:.2f}×" if a is not None and b else "—"
+
+
 def errors(cell):
     keys = ["connect_errors", "read_errors", "write_errors", "status_errors", "timeouts"]
     found = {}
@@ -105,6 +124,11 @@ def main():
     data = load(results)
     meta = load_meta(meta_path)
     ran = meta.get("proxies", "").split()
+    # Before/after mode: both Faultline binaries ran.
+    paired = "faultline-before" in ran
+    columns = [p for p in PROXIES if p != "faultline-before" or paired]
+    if paired:
+        LABEL["faultline"] = "Faultline after"
     # Scenarios left out with BENCH_SCENARIOS get no row (older META files: all).
     selected = set(meta["scenarios"].split()) if "scenarios" in meta else None
 
@@ -137,14 +161,19 @@ def main():
     noted = set()
     values = {}  # (scenario, metric) -> {proxy: value}
     lines = []
-    lines.append("| scenario | Faultline | nginx | HAProxy | Faultline ÷ reference |")
-    lines.append("|---|---:|---:|---:|---:|")
+    if paired:
+        lines.append("| scenario | Faultline before | Faultline after | nginx | HAProxy "
+                     "| before ÷ nginx | after ÷ nginx | after ÷ before |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    else:
+        lines.append("| scenario | Faultline | nginx | HAProxy | Faultline ÷ reference |")
+        lines.append("|---|---:|---:|---:|---:|")
     for label, scenario, kind, higher, ref in rows:
         if not is_selected(scenario):
             continue
         cells = []
         vals = {}
-        for p in PROXIES:
+        for p in columns:
             if p not in ran:
                 cells.append("—")
                 continue
@@ -175,6 +204,12 @@ def main():
                 marks += f" [{len(footnotes)}]"
             cells.append(text + marks)
         values[(scenario, kind)] = vals
+        if paired:
+            before, after, ng = vals.get("faultline-before"), vals.get("faultline"), vals.get("nginx")
+            lines.append(f"| {label} | " + " | ".join(cells) + " | "
+                         + " | ".join([ratio_text(before, ng), ratio_text(after, ng),
+                                       ratio_text(after, before)]) + " |")
+            continue
 
         ratio = "—"
         fl = vals.get("faultline")
@@ -239,6 +274,10 @@ def main():
         targets.append(f"- {label}: {verdict(fl <= 1.5 * hp)} "
                        f"({fl / hp:.2f}×: {fl / 1024:.1f} MiB vs {hp / 1024:.1f} MiB)")
 
+    comparison = []
+    if paired:
+        comparison = before_after(data, values, is_selected, meta)
+
     out = []
     out.append("# Faultline benchmark")
     out.append("")
@@ -248,7 +287,9 @@ def main():
                + " · "
                f"wrk {meta.get('wrk', '?')} · nginx {meta.get('nginx', '?')}"
                + (f" · HAProxy {meta['haproxy']}" if "haproxy" in meta else "")
-               + (f" · Faultline {meta['faultline']}" if "faultline" in meta else ""))
+               + (f" · Faultline {meta['faultline']}" if "faultline" in meta else "")
+               + (f" · Faultline before {meta['faultline_before']}"
+                  if "faultline_before" in meta else ""))
     out.append("")
     out.append("All proxies: 2 workers/threads, upstream keep-alive, no access log, "
                "same nginx origin (1 worker) on loopback. See docs/bench.md.")
@@ -266,14 +307,83 @@ def main():
         for i, n in enumerate(footnotes, 1):
             out.append(f"[{i}] {n}  ")
         out.append("")
-    out.append("Targets:")
+    out.append("Targets (Faultline after):" if paired else "Targets:")
     out.append("")
     out.extend(targets)
     out.append("")
+    out.extend(comparison)
     text = "\n".join(out)
     print(text)
     with open(out_path, "w") as f:
         f.write(text)
+
+
+def verdict_of(median_ratio, rounds, higher_is_better):
+    """Says whether after differs from before beyond noise. With several rounds the per-round
+    ratios (before and after measured back to back) are the evidence: a difference counts only
+    when every round shows it, and rounds that disagree by more than the noise band make the
+    comparison inconclusive rather than "within noise"."""
+    def side(r):
+        if abs(r - 1) <= NOISE:
+            return 0
+        return 1 if (r > 1) == higher_is_better else -1
+
+    word = {1: "better", -1: "worse"}
+    if len(rounds) < 2:
+        s = side(median_ratio)
+        found = "within noise" if s == 0 else f"after {word[s]} by {abs(median_ratio - 1):.0%}"
+        return found + "; one round only, rerun with BENCH_ROUNDS=4 to tell noise from change"
+    sides = {side(r) for r in rounds}
+    if len(sides) == 1 and 0 not in sides:
+        s = sides.pop()
+        return f"after {word[s]} by {abs(median_ratio - 1):.0%}, in every round"
+    if side(median_ratio) == 0 and max(rounds) - min(rounds) <= 2 * NOISE:
+        return "within noise"
+    return (f"inconclusive: the rounds range {min(rounds):.2f}×–{max(rounds):.2f}×, a spread "
+            f"beyond the ±{NOISE:.0%} band; rerun on a quieter machine or with more rounds")
+
+
+def before_after(data, values, is_selected, meta):
+    """The "Before and after" section: for the scenarios a change must not slow down, after ÷
+    before (median, and per round when rounds were recorded) and both ratios against nginx."""
+    names = {"rps": "req/s", "cpu": "CPU µs per request"}
+    out = ["Before and after (same run, the two Faultlines measured back to back in every round, "
+           "alternating which goes first; after = FAULTLINE_BIN, before = FAULTLINE_BEFORE_BIN; "
+           "for req/s above 1.00× is faster, for CPU below 1.00× is cheaper; a difference counts "
+           f"when it exceeds ±{NOISE:.0%} in every round):", ""]
+    for scenario, kind in BEFORE_AFTER_ROWS:
+        if not is_selected(scenario):
+            continue
+        vals = values.get((scenario, kind), {})
+        before, after, ng = vals.get("faultline-before"), vals.get("faultline"), vals.get("nginx")
+        head = f"- {scenario} {names[kind]}:"
+        if before is None or after is None:
+            out.append(f"{head} n/a (not measured for both)")
+            continue
+        r = after / before
+        b_rounds = per_round(data.get("faultline-before", {}).get(scenario, {}), kind)
+        a_rounds = per_round(data.get("faultline", {}).get(scenario, {}), kind)
+        rounds = [a_rounds[i] / b_rounds[i] for i in sorted(set(b_rounds) & set(a_rounds))
+                  if b_rounds[i]]
+        text = (f"{head} after ÷ before {r:.2f}× ({verdict_of(r, rounds, kind == 'rps')}); "
+                f"before ÷ nginx {ratio_text(before, ng)}, after ÷ nginx {ratio_text(after, ng)}")
+        if len(rounds) > 1:
+            text += "; per round " + ", ".join(f"{x:.2f}×" for x in rounds)
+        out.append(text)
+    if len(out) == 2:
+        out.append("- none of keepalive, large and close was selected (BENCH_SCENARIOS); "
+                   "the table above still compares every row")
+    out.append("")
+    if "loadavg_start" in meta:
+        cores = meta.get("host", "").split(" cores")[0]
+        out.append(f"Load average (1, 5, 15 min) at the start of the measurements "
+                   f"{meta['loadavg_start']}, at the end {meta.get('loadavg_end', '?')}. wrk, "
+                   "the proxy and the origin keep every core busy while they run, so a load "
+                   + (f"well above {int(cores) + 1} on {cores} cores" if cores.isdigit()
+                      else "well above the core count")
+                   + " means other work shared the cores and the ratios are noisier.")
+        out.append("")
+    return out
 
 
 if __name__ == "__main__":

@@ -6,13 +6,15 @@
 #   BENCH_SECONDS=3 bench/run.sh                  shorter measurements
 #   BENCH_ONLY=nginx,haproxy bench/run.sh         skip Faultline (or any other subset)
 #   BENCH_SCENARIOS=keepalive,tls_upstream bench/run.sh   only some scenarios
+#   FAULTLINE_BEFORE_BIN=/tmp/old/faultline bench/run.sh  before and after a change, one run
 #
 # Environment:
 #   BENCH_SECONDS        seconds per measurement (default 10)
 #   BENCH_WARMUP         seconds of warm-up before each measurement (default 2; 0 = none)
 #   BENCH_ROUNDS         repeat every measurement N times, proxies interleaved, and report
 #                        the median (default 1)
-#   BENCH_ONLY           comma-separated subset of faultline,nginx,haproxy (default all)
+#   BENCH_ONLY           comma-separated subset of faultline,nginx,haproxy (default all), plus
+#                        faultline-before when FAULTLINE_BEFORE_BIN is set
 #   BENCH_SCENARIOS      comma-separated subset of keepalive,latency,large,close,
 #                        tls_upstream,tls_listener,tls_close (default all)
 #   BENCH_TLS_KEY        key type of the bench certificates: ec (P-256, default) or rsa (2048)
@@ -20,8 +22,13 @@
 #   BENCH_KEEP=1         keep the temporary directory (configs, logs, raw wrk output)
 #   BENCH_BUILD=0        use the release binary as it is (default: bring it up to date)
 #   FAULTLINE_BIN        Faultline binary (default .build/release/faultline, built if missing)
+#   FAULTLINE_BEFORE_BIN a second Faultline binary (say, main before a change), measured as the
+#                        proxy faultline-before with the same config, interleaved with the
+#                        others; the report adds its column and before/after ratios (never built)
+#   BENCH_OUT            report file (default bench/results/latest.md; with
+#                        FAULTLINE_BEFORE_BIN, bench/results/before-after-latest.md)
 #
-# Prints a Markdown table and writes it to bench/results/latest.md. Exits 0 when the
+# Prints a Markdown table and writes it to BENCH_OUT. Exits 0 when the
 # run completed (targets met or not); non-zero when a tool is missing, a server does not
 # start or answers wrongly, or a proxy dies during the run.
 set -euo pipefail
@@ -33,15 +40,20 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # ---------------------------------------------------------------------------- settings
 read_common_settings
 
+# With FAULTLINE_BEFORE_BIN a second Faultline, faultline-before, joins the run.
 ALL_PROXIES=(faultline nginx haproxy)
+[[ -z ${FAULTLINE_BEFORE_BIN:-} ]] || ALL_PROXIES=(faultline faultline-before nginx haproxy)
 PROXIES=()
-IFS=',' read -r -a requested <<< "${BENCH_ONLY:-faultline,nginx,haproxy}"
+IFS=',' read -r -a requested <<< "${BENCH_ONLY:-$(IFS=,; echo "${ALL_PROXIES[*]}")}"
 for r in "${requested[@]}"; do
   r=$(echo "$r" | tr -d '[:space:]' | tr '[:upper:]' '[:lower:]')
   [[ -z $r ]] && continue
+  if [[ $r == faultline-before && -z ${FAULTLINE_BEFORE_BIN:-} ]]; then
+    die "BENCH_ONLY: faultline-before needs FAULTLINE_BEFORE_BIN (the binary to measure)"
+  fi
   case " ${ALL_PROXIES[*]} " in
     *" $r "*) ;;
-    *) die "BENCH_ONLY: unknown proxy '$r' (expected a subset of faultline,nginx,haproxy)" ;;
+    *) die "BENCH_ONLY: unknown proxy '$r' (expected a subset of $(IFS=,; echo "${ALL_PROXIES[*]}"))" ;;
   esac
 done
 for p in "${ALL_PROXIES[@]}"; do
@@ -99,6 +111,20 @@ if enabled faultline; then
   # are left out (bench/lib.sh, faultline_quiet_json).
   FL_QUIET=$(faultline_quiet_json)
 fi
+if enabled faultline-before; then
+  FLB_BIN=$FAULTLINE_BEFORE_BIN
+  [[ -x $FLB_BIN ]] || die "FAULTLINE_BEFORE_BIN=$FLB_BIN is not an executable file"
+  # Probed on its own: an older binary may not know a key the newer one accepts.
+  FLB_QUIET=$(FL_BIN=$FLB_BIN faultline_quiet_json)
+  if enabled faultline && [[ $FLB_QUIET != "$FL_QUIET" ]]; then
+    log "note: the two Faultline binaries accept different quiet members" \
+      "(after: ${FL_QUIET:-none}; before: ${FLB_QUIET:-none}); their configs differ there"
+  fi
+fi
+OUT=${BENCH_OUT:-$BENCH_DIR/results/latest.md}
+if [[ -z ${BENCH_OUT:-} && -n ${FAULTLINE_BEFORE_BIN:-} ]]; then
+  OUT=$BENCH_DIR/results/before-after-latest.md
+fi
 
 # ----------------------------------------------------------------- processes + cleanup
 make_workdir bench
@@ -142,11 +168,11 @@ render() {
 }
 
 # --------------------------------------------------------------------------- ports
-read -r ORIGIN_PORT FL_PORT NGINX_PORT HAPROXY_PORT \
-        ORIGIN_TLS_PORT FL_TLS_PORT NGINX_TLS_PORT HAPROXY_TLS_PORT < <(python3 - <<'EOF'
+read -r ORIGIN_PORT FL_PORT NGINX_PORT HAPROXY_PORT FLB_PORT \
+        ORIGIN_TLS_PORT FL_TLS_PORT NGINX_TLS_PORT HAPROXY_TLS_PORT FLB_TLS_PORT < <(python3 - <<'EOF'
 import socket
 socks = []
-for _ in range(8):
+for _ in range(10):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.bind(("127.0.0.1", 0))
     socks.append(s)
@@ -155,8 +181,10 @@ for s in socks:
     s.close()
 EOF
 )
-declare -A PORT=([faultline]=$FL_PORT [nginx]=$NGINX_PORT [haproxy]=$HAPROXY_PORT)
-declare -A TLS_PORT=([faultline]=$FL_TLS_PORT [nginx]=$NGINX_TLS_PORT [haproxy]=$HAPROXY_TLS_PORT)
+declare -A PORT=([faultline]=$FL_PORT [faultline-before]=$FLB_PORT [nginx]=$NGINX_PORT
+                 [haproxy]=$HAPROXY_PORT)
+declare -A TLS_PORT=([faultline]=$FL_TLS_PORT [faultline-before]=$FLB_TLS_PORT
+                     [nginx]=$NGINX_TLS_PORT [haproxy]=$HAPROXY_TLS_PORT)
 declare -A PID=()
 
 # ----------------------------------------------------------------------- certificates
@@ -226,28 +254,40 @@ if [[ -n $TLS ]]; then
 fi
 
 # --------------------------------------------------------------------------- proxies
-if enabled faultline; then
+# faultline_config OUT PORT TLS-PORT QUIET : Faultline's config. Both Faultline binaries get
+# the same one but for the ports (and the quiet members each binary accepts).
+faultline_config() {
+  local out=$1 port=$2 tls_port=$3 quiet=$4
   if [[ -n $TLS ]]; then
-    cat >"$WORK/faultline.json" <<EOF
+    cat >"$out" <<EOF
 {"workers": 2,
- "listeners": [{"address": "127.0.0.1:$FL_PORT"},
-               {"address": "127.0.0.1:$FL_TLS_PORT", "tls": {"certificate": "$WORK/tls/proxy.pem", "key": "$WORK/tls/proxy-key.pem"}}],
+ "listeners": [{"address": "127.0.0.1:$port"},
+               {"address": "127.0.0.1:$tls_port", "tls": {"certificate": "$WORK/tls/proxy.pem", "key": "$WORK/tls/proxy-key.pem"}}],
  "upstreams": {"origin": {"url": "http://127.0.0.1:$ORIGIN_PORT"},
                "tlsorigin": {"url": "https://localhost:$ORIGIN_TLS_PORT",
                              "trust": {"ca_file": "$WORK/tls/ca.pem", "system": false},
                              "pins": {"sha256": ["$LEAF_PIN", "$CA_PIN"], "mode": "enforce"}}},
  "routes": [{"name": "tls", "match": {"path_prefix": "/tls/"}, "upstream": "tlsorigin"},
-            {"name": "all", "upstream": "origin"}]${FL_QUIET:+,
- $FL_QUIET}}
+            {"name": "all", "upstream": "origin"}]${quiet:+,
+ $quiet}}
 EOF
   else
-    cat >"$WORK/faultline.json" <<EOF
-{"workers": 2, "listeners": [{"address": "127.0.0.1:$FL_PORT"}], "upstreams": {"origin": {"url": "http://127.0.0.1:$ORIGIN_PORT"}}, "routes": [{"name": "all", "upstream": "origin"}]${FL_QUIET:+, $FL_QUIET}}
+    cat >"$out" <<EOF
+{"workers": 2, "listeners": [{"address": "127.0.0.1:$port"}], "upstreams": {"origin": {"url": "http://127.0.0.1:$ORIGIN_PORT"}}, "routes": [{"name": "all", "upstream": "origin"}]${quiet:+, $quiet}}
 EOF
   fi
+}
+if enabled faultline; then
+  faultline_config "$WORK/faultline.json" "$FL_PORT" "$FL_TLS_PORT" "$FL_QUIET"
   log "faultline: $FL_BIN on 127.0.0.1:$FL_PORT${TLS:+, TLS on 127.0.0.1:$FL_TLS_PORT}"
   start faultline "$FL_BIN" run --config "$WORK/faultline.json"
   PID[faultline]=$LAST_PID
+fi
+if enabled faultline-before; then
+  faultline_config "$WORK/faultline-before.json" "$FLB_PORT" "$FLB_TLS_PORT" "$FLB_QUIET"
+  log "faultline-before: $FLB_BIN on 127.0.0.1:$FLB_PORT${TLS:+, TLS on 127.0.0.1:$FLB_TLS_PORT}"
+  start faultline-before "$FLB_BIN" run --config "$WORK/faultline-before.json"
+  PID[faultline-before]=$LAST_PID
 fi
 if enabled nginx; then
   render "$BENCH_DIR/conf/proxy-nginx.conf.in" "$WORK/nginx.conf" "$NGINX_PORT" "$NGINX_TLS_PORT"
@@ -296,8 +336,9 @@ measure() {
   if timeout "$limit" wrk -s "$BENCH_DIR/stats.lua" -d "${DURATION}s" "$@" >"$out" 2>&1 \
       && grep -q '^BENCH ' "$out"; then
     cpu1=$(cpu_ticks "${PID[$p]}")
-    printf '%s\t%s\t%s cpu_us=%d\n' "$p" "$scenario" "$(grep '^BENCH ' "$out" | sed 's/^BENCH //')" \
-      $(( (cpu1 - cpu0) * 1000000 / HZ )) >>"$RESULTS"
+    # The round is recorded so the report can pair before and after within a round.
+    printf '%s\t%s\t%s cpu_us=%d round=%d\n' "$p" "$scenario" "$(grep '^BENCH ' "$out" | sed 's/^BENCH //')" \
+      $(( (cpu1 - cpu0) * 1000000 / HZ )) "$round" >>"$RESULTS"
   else
     log "$p/$scenario: wrk failed:"; tail -n 5 "$out" >&2 || true
     printf '%s\t%s\tstatus=error\n' "$p" "$scenario" >>"$RESULTS"
@@ -310,13 +351,32 @@ measure() {
   fi
 }
 
+# round_order ROUND : the proxies in measuring order for ROUND. The order rotates each round so
+# no proxy always goes first. The two Faultlines of a before/after run rotate as one unit, so they
+# are always measured back to back (under the same machine load), and swap places every round.
+round_order() {
+  local round=$1 units=() order=() i u p
+  for p in "${PROXIES[@]}"; do
+    if [[ $p == faultline-before ]] && enabled faultline; then continue; fi
+    units+=("$p")
+  done
+  for ((i = 0; i < ${#units[@]}; i++)); do
+    u=${units[(i + round) % ${#units[@]}]}
+    if [[ $u == faultline ]] && enabled faultline-before; then
+      if ((round % 2)); then order+=(faultline-before faultline); else order+=(faultline faultline-before); fi
+    else
+      order+=("$u")
+    fi
+  done
+  echo "${order[*]}"
+}
+
 total=$(( ROUNDS * ${#SCENARIOS[@]} * ${#PROXIES[@]} * (DURATION + WARMUP) ))
+LOADAVG_START=$(cut -d' ' -f1-3 /proc/loadavg)
 log "measuring ${PROXIES[*]}: ${#SCENARIOS[@]} scenarios x ${DURATION}s (+${WARMUP}s warm-up) x $ROUNDS round(s), about ${total}s"
 for ((round = 0; round < ROUNDS; round++)); do
   for s in "${SCENARIOS[@]}"; do
-    # Rotate the order of the proxies each round so no proxy always goes first.
-    for ((i = 0; i < ${#PROXIES[@]}; i++)); do
-      p=${PROXIES[(i + round) % ${#PROXIES[@]}]}
+    for p in $(round_order "$round"); do
       url="http://127.0.0.1:${PORT[$p]}"
       log "  round $((round + 1))/$ROUNDS, $s: $p"
       case $s in
@@ -345,7 +405,7 @@ for p in "${PROXIES[@]}"; do
 done
 
 # -------------------------------------------------------------------------- report
-mkdir -p "$BENCH_DIR/results"
+mkdir -p "$(dirname "$OUT")"
 META=$WORK/meta.txt
 {
   echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -358,12 +418,16 @@ META=$WORK/meta.txt
   echo "wrk=$(wrk -v 2>&1 | head -n1 | awk '{print $2}')"
   enabled faultline && echo "faultline=$FL_BIN"
   enabled faultline && echo "faultline_quiet=${FL_QUIET:-none}"
+  enabled faultline-before && echo "faultline_before=$FLB_BIN"
+  enabled faultline-before && echo "faultline_before_quiet=${FLB_QUIET:-none}"
   echo "proxies=${PROXIES[*]}"
   echo "scenarios=${SCENARIOS[*]}"
+  echo "loadavg_start=$LOADAVG_START"
+  echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)"
   [[ -z $TLS ]] || echo "tls_key=$TLS_KEY"
 } >"$META"
-python3 "$BENCH_DIR/report.py" "$RESULTS" "$META" "$BENCH_DIR/results/latest.md"
-log "table written to bench/results/latest.md"
+python3 "$BENCH_DIR/report.py" "$RESULTS" "$META" "$OUT"
+log "table written to ${OUT#"$ROOT/"}"
 
 if [[ ${#CRASHED[@]} -gt 0 ]]; then
   die "proxy died during the run: ${CRASHED[*]}"

@@ -17,7 +17,7 @@ extension StreamSocket {
             return
         }
         // The handshake may finish in the same call that brings data or a close.
-        if awaitingHandshake && transformer.isHandshakeComplete {
+        if lifecycle.holdsPlaintext && transformer.isHandshakeComplete {
             handshakeCompleted()
             guard !isClosed else { return }
         }
@@ -25,7 +25,7 @@ extension StreamSocket {
             plaintext.withUnsafeBytes { delegate?.socket(self, didRead: $0) }
         }
         if case .closed = event, !isClosed {
-            reportEndOfFile()
+            endOfInput()
         }
     }
 
@@ -33,12 +33,10 @@ extension StreamSocket {
     /// closes on mismatch, so that nothing written before reaches the peer), then what was
     /// written meanwhile is encrypted and sent.
     private func handshakeCompleted() {
-        awaitingHandshake = false
+        let waiting = lifecycle.handshakeCompleted() ?? []
         updateInterest()
         delegate?.socketDidConnect(self)
-        guard !isClosed, !pendingPlaintext.isEmpty else { return }
-        let waiting = pendingPlaintext
-        pendingPlaintext = []
+        guard !isClosed, !waiting.isEmpty else { return }
         waiting.withUnsafeBytes { _ = write($0) }
     }
 

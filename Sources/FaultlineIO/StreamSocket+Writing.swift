@@ -6,10 +6,10 @@ extension StreamSocket {
         guard !isClosed else { return false }
         guard !bytes.isEmpty else { return true }
         guard let transformer else { return writeRaw(bytes) }
-        if awaitingHandshake {
-            pendingPlaintext.append(contentsOf: bytes)
-            return true
-        }
+        if lifecycle.holdPlaintext(bytes) { return true }
+        // A graceful close that began before the channel was ready dropped the held plaintext;
+        // what is written after it goes the same way.
+        if case .lingering = lifecycle, !transformer.isHandshakeComplete { return true }
         if corked {
             // A head and a body written in one pass become one record: one encryption and
             // one record header instead of one per write.
@@ -33,7 +33,7 @@ extension StreamSocket {
     @discardableResult
     public func write(_ first: [UInt8], _ second: UnsafeRawBufferPointer) -> Bool {
         guard !isClosed else { return false }
-        guard transformer == nil, outbound.isEmpty && !tcpConnecting && !corked && !second.isEmpty else {
+        guard transformer == nil, outbound.isEmpty && !lifecycle.isTCPConnecting && !corked && !second.isEmpty else {
             return first.withUnsafeBytes { write($0) } && write(second)
         }
         return first.withUnsafeBytes { head -> Bool in
@@ -70,14 +70,14 @@ extension StreamSocket {
             corkedPlaintext.removeAll(keepingCapacity: plaintext.count <= 64 * 1024)
             plaintext.withUnsafeBytes { _ = write($0) }
         }
-        if !isClosed && !tcpConnecting && !outbound.isEmpty { flushOutbound() }
+        if !isClosed && !lifecycle.isTCPConnecting && !outbound.isEmpty { flushOutbound() }
     }
 
     /// Bytes for the wire (ciphertext with a transformer).
     @discardableResult
     func writeRaw(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !isClosed else { return false }
-        if outbound.isEmpty && !tcpConnecting && !corked {
+        if outbound.isEmpty && !lifecycle.isTCPConnecting && !corked {
             switch Sockets.write(fd, bytes) {
             case .success(let written):
                 bytesSent &+= UInt64(written)

@@ -23,9 +23,10 @@ public final class StreamSocket: EventHandler {
     public let transformer: ByteTransformer?
 
     /// Whether the socket has been closed.
-    public internal(set) var isClosed = false
-    /// Whether reads are wanted (false while the other side of a relay is full).
-    public internal(set) var isReading = true
+    public var isClosed: Bool { lifecycle.isClosed }
+    /// Whether reads are wanted (false while the other side of a relay is full, and after
+    /// end of file).
+    public var isReading: Bool { lifecycle.isReading(wanted: readingWanted) }
     /// Bytes the kernel has accepted for sending so far (ciphertext with a transformer): a
     /// caller that notes it before writing a message can tell later whether any of that
     /// message could have reached the peer.
@@ -33,21 +34,18 @@ public final class StreamSocket: EventHandler {
 
     /// Whether this side connected (rather than accepted): the TLS client.
     let isClient: Bool
-    var tcpConnecting: Bool
+    /// Connecting, handshaking, open, closing or closed; changed only through its methods.
+    var lifecycle: StreamSocketLifecycle
+    /// The owner's backpressure choice; whether reads happen also depends on `lifecycle`.
+    var readingWanted = true
     /// When the TCP connection of a connecting socket was established (loop time, ns); with
     /// TLS, the handshake starts then. 0 until it happens.
     public private(set) var tcpConnectedAt: UInt64 = 0
-    var awaitingHandshake: Bool
     var outbound = OutboundBuffer()
-    /// Plaintext written before the secure channel was ready.
-    var pendingPlaintext: [UInt8] = []
     /// Plaintext written while corked, encrypted as one TLS record at `uncork()`.
     var corkedPlaintext: [UInt8] = []
     var corked = false
-    var sawEndOfFile = false
     var watched: UInt32 = 0
-    var lingering = false
-    var lingerTimer: TimerID?
 
     /// Wraps an accepted or connecting descriptor and registers it with `loop`. If registration
     /// fails the descriptor stays open: the caller closes it.
@@ -57,9 +55,8 @@ public final class StreamSocket: EventHandler {
         self.loop = loop
         self.peer = peer
         self.transformer = transformer
-        tcpConnecting = connecting
         isClient = connecting
-        awaitingHandshake = transformer != nil
+        lifecycle = StreamSocketLifecycle(connecting: connecting, secure: transformer != nil)
         watched = interest()
         try loop.register(fd, handler: self, events: watched)
         if let transformer, !connecting {
@@ -82,17 +79,18 @@ public final class StreamSocket: EventHandler {
     }
 
     /// Whether the connection (and its handshake, with a transformer) is still being set up.
-    public var isConnecting: Bool { tcpConnecting || (isClient && awaitingHandshake) }
+    /// After a failure, whether it failed while being set up.
+    public var isConnecting: Bool { lifecycle.isConnecting(client: isClient) }
 
     /// Bytes queued but not yet written.
-    public var pendingWriteBytes: Int { outbound.count + pendingPlaintext.count + corkedPlaintext.count }
+    public var pendingWriteBytes: Int { outbound.count + lifecycle.pendingPlaintextCount + corkedPlaintext.count }
 
     // MARK: Reading
 
     /// Pauses or resumes reading (backpressure). Reading never resumes after end of file.
     public func setReading(_ reading: Bool) {
-        guard reading != isReading, !isClosed, !(reading && sawEndOfFile) else { return }
-        isReading = reading
+        guard reading != readingWanted, !isClosed, !(reading && lifecycle.sawEndOfInput) else { return }
+        readingWanted = reading
         updateInterest()
     }
 
@@ -102,7 +100,10 @@ public final class StreamSocket: EventHandler {
     /// of a new request is written. A transformer may legitimately have unread records (a TLS
     /// session ticket), so for it only a close or an error counts.
     public func isOpenAndQuiet() -> Bool {
-        guard !isClosed, !sawEndOfFile, !lingering else { return false }
+        switch lifecycle {
+        case .connecting(closingTimer: nil), .connectingSecure, .handshaking, .open: break
+        case .connecting(closingTimer: _?), .inputClosed, .lingering, .closed: return false
+        }
         var byte: UInt8 = 0
         let count = Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
         if count > 0 { return transformer != nil }
@@ -111,69 +112,11 @@ public final class StreamSocket: EventHandler {
         return code == EAGAIN || code == EWOULDBLOCK || code == EINTR
     }
 
-    // MARK: Closing
-
-    /// Closes now. With `reset`, the peer sees RST instead of FIN.
-    public func close(reset: Bool = false) {
-        guard !isClosed else { return }
-        if !reset, !lingering, let transformer, transformer.isHandshakeComplete {
-            // A session freed without close_notify is not resumable (OpenSSL marks it so):
-            // say goodbye properly, best effort, so the next connection can resume.
-            transformer.shutdown()
-            var goodbye: [UInt8] = []
-            transformer.takeOutput(into: &goodbye)
-            if !goodbye.isEmpty { goodbye.withUnsafeBytes { _ = Sockets.write(fd, $0) } }
-        }
-        isClosed = true
-        delegate = nil
-        if let lingerTimer { loop.cancel(lingerTimer) }
-        loop.forgetClosing(fd)
-        if reset { Sockets.setResetOnClose(fd) }
-        Sockets.close(fd)
-    }
-
-    /// Sends what is queued, then FIN. If the peer may still be sending, reads and discards
-    /// until it closes (or a short grace period ends) so that unread input does not turn our
-    /// close into an RST that destroys the response in flight.
-    public func closeGracefully(graceMilliseconds: Int = 2000) {
-        guard !isClosed, !lingering else { return }
-        corked = false
-        delegate = nil
-        if let transformer, transformer.isHandshakeComplete, !tcpConnecting {
-            if !corkedPlaintext.isEmpty {
-                // Held back by a cork: it still goes out, ahead of close_notify.
-                corkedPlaintext.withUnsafeBytes { _ = transformer.send($0) }
-                corkedPlaintext = []
-            }
-            transformer.shutdown()
-            flushTransformerOutput()
-            if isClosed { return }
-        }
-        if !tcpConnecting && !outbound.isEmpty && outbound.flush(to: fd) != nil {
-            close()
-            return
-        }
-        if outbound.isEmpty && Sockets.readableBytes(fd) == 0 {
-            // Nothing unread: the kernel sends FIN after the queued bytes, no RST risk.
-            close()
-            return
-        }
-        lingering = true
-        isReading = true
-        lingerTimer = loop.schedule(afterMilliseconds: graceMilliseconds) { [weak self] in
-            self?.close()
-        }
-        if outbound.isEmpty {
-            Sockets.shutdownWrite(fd)
-        }
-        updateInterest()
-    }
-
     // MARK: Events
 
     /// Handles epoll readiness.
     public func handleEvents(_ events: UInt32) {
-        if tcpConnecting {
+        if lifecycle.isTCPConnecting {
             if events & (IOEvents.writable | IOEvents.error | IOEvents.hangup) != 0 {
                 finishConnect()
             }
@@ -189,7 +132,7 @@ public final class StreamSocket: EventHandler {
             if isClosed { return }
         }
         if events & (IOEvents.readable | IOEvents.readHangup | IOEvents.hangup) != 0 {
-            if isReading || lingering || (awaitingHandshake && transformer != nil) {
+            if lifecycle.readsInput(wanted: readingWanted) {
                 readAvailable()
             } else if events & IOEvents.hangup != 0 {
                 fail(IOError("connection", code: 104))
@@ -203,31 +146,37 @@ public final class StreamSocket: EventHandler {
             fail(IOError("connect to \(peer?.description ?? "upstream")", code: code))
             return
         }
-        tcpConnecting = false
+        let next = lifecycle.tcpConnected()
         tcpConnectedAt = loop.now
         updateInterest()
-        if let transformer {
+        switch next {
+        case .startHandshake:
             // TLS client: send the first flight; the delegate hears of the connection when the
             // handshake (and certificate verification) has completed.
+            guard let transformer else { return }
             if case .failed(let reason) = transformer.start() {
                 fail(IOError.secureChannel(reason, peer: peer))
                 return
             }
             flushTransformerOutput()
-            return
+        case .established:
+            delegate?.socketDidConnect(self)
+            if !isClosed && !outbound.isEmpty { flushOutbound() }
+        case .drain:
+            if !outbound.isEmpty { flushOutbound() }
+        case .ignored:
+            break
         }
-        delegate?.socketDidConnect(self)
-        if !isClosed && !outbound.isEmpty { flushOutbound() }
     }
 
     private func readAvailable() {
         let buffer = loop.readBuffer
         // A few reads per wake-up keep large transfers moving without starving other sockets.
         for _ in 0..<4 {
-            guard !isClosed, isReading || lingering || (awaitingHandshake && transformer != nil) else { return }
+            guard lifecycle.readsInput(wanted: readingWanted) else { return }
             switch Sockets.read(fd, into: buffer) {
             case .bytes(let count):
-                if lingering { continue }
+                if case .lingering = lifecycle { continue }
                 let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
                 if transformer != nil {
                     receiveSecure(bytes)
@@ -238,14 +187,7 @@ public final class StreamSocket: EventHandler {
             case .wouldBlock:
                 return
             case .endOfFile:
-                if lingering {
-                    close()
-                } else if awaitingHandshake && transformer != nil {
-                    fail(IOError("TLS with \(peer?.description ?? "peer")", code: ECONNABORTED,
-                                 detail: "peer closed the connection during the TLS handshake"))
-                } else {
-                    reportEndOfFile()
-                }
+                endOfInput()
                 return
             case .failed(let error):
                 fail(error)
@@ -254,11 +196,21 @@ public final class StreamSocket: EventHandler {
         }
     }
 
-    func reportEndOfFile() {
-        isReading = false
-        sawEndOfFile = true
-        updateInterest()
-        delegate?.socketDidReadEOF(self)
+    /// The peer finished sending: tell the delegate, or finish a graceful close, or fail a
+    /// handshake the peer walked away from.
+    func endOfInput() {
+        switch lifecycle.endOfInput() {
+        case .report:
+            updateInterest()
+            delegate?.socketDidReadEOF(self)
+        case .close:
+            close()
+        case .abortHandshake:
+            fail(IOError("TLS with \(peer?.description ?? "peer")", code: ECONNABORTED,
+                         detail: "peer closed the connection during the TLS handshake"))
+        case .ignored:
+            break
+        }
     }
 
     func flushOutbound() {
@@ -271,7 +223,7 @@ public final class StreamSocket: EventHandler {
         }
         updateInterest()
         if outbound.isEmpty {
-            if lingering {
+            if case .lingering = lifecycle {
                 Sockets.shutdownWrite(fd)
             } else {
                 delegate?.socketDidDrain(self)
@@ -282,15 +234,15 @@ public final class StreamSocket: EventHandler {
     func fail(_ error: IOError) {
         guard !isClosed else { return }
         let delegate = self.delegate
+        let closing = lifecycle.isClosing
         close()
-        if !lingering { delegate?.socket(self, didFail: error) }
+        if !closing { delegate?.socket(self, didFail: error) }
     }
 
     private func interest() -> UInt32 {
         var events: UInt32 = 0
-        let handshaking = awaitingHandshake && transformer != nil
-        if (isReading || lingering || handshaking) && !tcpConnecting { events |= IOEvents.readable | IOEvents.readHangup }
-        if tcpConnecting || !outbound.isEmpty { events |= IOEvents.writable }
+        if lifecycle.readsInput(wanted: readingWanted) { events |= IOEvents.readable | IOEvents.readHangup }
+        if lifecycle.isTCPConnecting || !outbound.isEmpty { events |= IOEvents.writable }
         return events
     }
 

@@ -26,7 +26,7 @@ extension HARCapture {
         add(record.query)
         add(record.upstream)
         add(record.route)
-        add(record.pinResult)
+        add(record.pinResult?.rawValue)
         add(record.errorType)
         add(record.error)
         add(record.message)

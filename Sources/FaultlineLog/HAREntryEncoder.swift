@@ -33,7 +33,7 @@ struct HAREntryEncoder {
         entry.optionalMember("_route", record.route)
         entry.optionalMember("_upstream", record.upstream)
         entry.member("_faults", strings: record.faults)
-        entry.optionalMember("_pinResult", record.pinResult)
+        entry.optionalMember("_pinResult", record.pinResult?.rawValue)
         if let type = record.errorType {
             entry.member("_error", object: { error in
                 error.member("type", type)

@@ -33,7 +33,7 @@ public enum JSONLineEncoder {
         writer.member("faultline.upstream", record.upstream)
         writer.member("faultline.route", record.route)
         writer.member("faultline.fault", record.faults)
-        writer.member("faultline.pin.result", record.pinResult)
+        writer.member("faultline.pin.result", record.pinResult?.rawValue)
         writer.member("error.type", record.errorType)
         writer.member("faultline.error", record.error)
         writer.member("faultline.message", record.message)

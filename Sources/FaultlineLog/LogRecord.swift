@@ -48,8 +48,8 @@ public struct LogRecord: Sendable {
     public var route: String?
     /// Names of the faults that fired, e.g. `search/status` (`faultline.fault`).
     public var faults: [String] = []
-    /// Pin verdict, e.g. `match`, `mismatch`, `report` (`faultline.pin.result`).
-    public var pinResult: String?
+    /// Pin verdict (`faultline.pin.result`).
+    public var pinResult: PinResult?
     /// Error class, e.g. `upstream_connect` (`error.type`).
     public var errorType: String?
     /// Error text, redacted (`faultline.error`).

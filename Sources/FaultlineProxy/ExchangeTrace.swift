@@ -37,7 +37,7 @@ final class ExchangeTrace {
     /// Whether the upstream connection came from the pool (no connect, no TLS).
     var reusedConnection = false
     var usedTLS = false
-    var pinResult: String?
+    var pinResult: PinResult?
     var error: ExchangeError?
     var errorMessage: String?
 

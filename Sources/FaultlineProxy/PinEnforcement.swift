@@ -56,44 +56,31 @@ enum PinEnforcement {
 
     /// The 502 body: what was expected and what was seen, so the mismatch can be fixed.
     private static func refusalBody(security: UpstreamSecurity, policy: PinPolicy, verdict: PinVerdict) -> String {
-        json([
-            "error": "pin mismatch",
-            "message": "the upstream's verified certificate chain matched none of the configured pins; nothing was forwarded",
-            "upstream": security.upstreamName,
-            "host": security.serverName,
-            "port": Int(security.port),
-            "mode": policy.mode.rawValue,
-            "expected_pins": policy.live.map(\.description),
-            "observed_chain": verdict.observed.map { ["position": $0.position.rawValue, "subject": $0.subject,
-                                                      "pin": $0.pin.description] },
-        ])
+        let body = RefusalBody(
+            error: "pin mismatch",
+            message: "the upstream's verified certificate chain matched none of the configured pins; nothing was forwarded",
+            upstream: security.upstreamName, host: security.serverName, port: Int(security.port), mode: policy.mode.rawValue,
+            expectedPins: policy.live.map(\.description),
+            observedChain: verdict.observed.map { ObservedCertificate(position: $0.position.rawValue, subject: $0.subject,
+                                                                      pin: $0.pin.description) })
+        return json(body, fallback: Self.fallback)
     }
 
     /// A pin failure report with the fields of RFC 7469 §3, plus which upstream and mode.
     private static func report(security: UpstreamSecurity, policy: PinPolicy, verdict: PinVerdict,
                                served: [Certificate], validated: [Certificate], date: Date) -> String {
         let formatter = ISO8601DateFormatter()
-        var fields: [String: Any] = [
-            "date-time": formatter.string(from: date),
-            "hostname": security.serverName,
-            "port": Int(security.port),
-            "include-subdomains": false,
-            "noted-hostname": security.serverName,
-            "served-certificate-chain": served.map(\.pem),
-            "validated-certificate-chain": validated.map(\.pem),
-            "known-pins": policy.live.map { "pin-sha256=\"\($0.base64)\"" },
-            "faultline-upstream": security.upstreamName,
-            "faultline-mode": policy.mode.rawValue,
-            "faultline-observed": verdict.observed.map { "\($0.position.rawValue) \($0.subject) \($0.pin)" },
-        ]
-        if let expires = policy.expires { fields["effective-expiration-date"] = formatter.string(from: expires) }
-        return json(fields)
+        let report = FailureReport(
+            dateTime: formatter.string(from: date), hostname: security.serverName, port: Int(security.port),
+            includeSubdomains: false, notedHostname: security.serverName,
+            servedCertificateChain: served.map(\.pem), validatedCertificateChain: validated.map(\.pem),
+            knownPins: policy.live.map { "pin-sha256=\"\($0.base64)\"" },
+            effectiveExpirationDate: policy.expires.map { formatter.string(from: $0) },
+            upstream: security.upstreamName, mode: policy.mode.rawValue,
+            observed: verdict.observed.map { "\($0.position.rawValue) \($0.subject) \($0.pin)" })
+        return json(report, fallback: Self.fallback)
     }
 
-    private static func json(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return "{\"error\": \"pin mismatch\"}"
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
+    /// What is said if a report cannot be encoded.
+    private static let fallback = "{\"error\": \"pin mismatch\"}"
 }

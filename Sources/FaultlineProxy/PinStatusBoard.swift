@@ -64,40 +64,18 @@ final class PinStatusBoard: Sendable {
         }
     }
 
-    /// Counters and last chains per upstream, as JSON-ready dictionaries.
-    func report() -> [String: Any] {
-        let all = statuses.withLock { $0 }
-        var out: [String: Any] = [:]
-        for (name, status) in all {
-            var entry: [String: Any] = [
-                "handshakes": status.handshakes,
-                "live": ["passed": status.livePassed, "failed": status.liveFailed],
-                "candidate": [
-                    "passed": status.candidatePassed, "failed": status.candidateFailed,
-                    // Ready to rotate when the next pin set would have accepted every handshake seen.
-                    "ready": status.candidateFailed == 0 && status.candidatePassed > 0,
-                ],
-                "expired_handshakes": status.expiredHandshakes,
-                "last_chain": status.lastChain.map(Self.json),
-                "last_matches": status.lastMatches,
-            ]
-            if let failure = status.lastLiveFailure { entry["last_live_failure"] = Self.json(failure) }
-            if let failure = status.lastCandidateFailure { entry["last_candidate_failure"] = Self.json(failure) }
-            out[name] = entry
+    /// Counters and last chains per upstream.
+    func report() -> [String: UpstreamReport] {
+        statuses.withLock { $0 }.mapValues { status in
+            UpstreamReport(
+                handshakes: status.handshakes,
+                live: Tally(passed: status.livePassed, failed: status.liveFailed),
+                candidate: CandidateTally(passed: status.candidatePassed, failed: status.candidateFailed),
+                expiredHandshakes: status.expiredHandshakes,
+                lastChain: status.lastChain.map(CertificateReport.init),
+                lastMatches: status.lastMatches,
+                lastLiveFailure: status.lastLiveFailure.map(FailureReport.init),
+                lastCandidateFailure: status.lastCandidateFailure.map(FailureReport.init))
         }
-        return out
-    }
-
-    private static func json(_ entry: ChainEntry) -> [String: Any] {
-        ["position": entry.position, "subject": entry.subject, "pin": "sha256/" + entry.pin]
-    }
-
-    private static func json(_ observation: Observation) -> [String: Any] {
-        [
-            "date": ISO8601DateFormatter().string(from: observation.date),
-            "chain": observation.chain.map(json),
-            "matches": observation.matches,
-            "candidate_matches": observation.candidateMatches,
-        ]
     }
 }

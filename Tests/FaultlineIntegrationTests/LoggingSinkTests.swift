@@ -58,7 +58,7 @@ struct LoggingSinkTests {
         }
         let elapsed = ContinuousClock.now - started
         #expect(counts == connections * batches * batch, "\(counts) of \(connections * batches * batch) requests answered")
-        #expect(elapsed < .seconds(25), "5,000 requests took \(elapsed) behind a blocked log pipe")
+        #expect(elapsed < .seconds(60), "5,000 requests took \(elapsed) behind a blocked log pipe")
 
         let status = try await AdminRequests.json(port: proxy.adminPort, "GET", "/log")
         let log = try #require(status["log"] as? [String: Any])

@@ -35,7 +35,7 @@ struct HARCaptureTests {
         record.route = "search"
         record.upstream = "staging"
         record.faults = ["search/status"]
-        record.pinResult = "match"
+        record.pinResult = .match
         return record
     }
 

@@ -26,7 +26,7 @@ struct LogEncodingTests {
         record.upstream = "staging"
         record.route = "search"
         record.faults = ["search/status"]
-        record.pinResult = "match"
+        record.pinResult = .match
         return record
     }
 
@@ -142,7 +142,7 @@ struct RecordKeyTests {
     @Test func attributesAreUniqueTypedAndNeverShadowARecordKey() throws {
         let policy = LogPolicy(redactor: Redactor(), options: LogOptions())
         var record = LogRecord(kind: .pin)
-        record.pinResult = "match"
+        record.pinResult = .match
         record.addAttribute("faultline.pin.candidate", "fail", policy: policy)
         record.addAttribute("faultline.pin.candidate", "pass", policy: policy)
         record.addAttribute("faultline.pin.matched", strings: ["a", "b"], policy: policy)

@@ -73,7 +73,7 @@ struct RedactionCanaryTests {
         records.append(form)
 
         var pin = LogRecord(kind: .pin)
-        pin.pinResult = "mismatch"
+        pin.pinResult = .mismatch
         pin.setMessage("visible-pin-message via https://u:\(canary.next("pin"))@example.com", policy: policy)
         pin.addAttribute("faultline.detail", "secret=\(canary.next("attr"))", policy: policy)
         records.append(pin)

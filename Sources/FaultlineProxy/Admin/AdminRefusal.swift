@@ -26,11 +26,7 @@ struct AdminRefusal: Error, Sendable {
 
     /// `{"error": message, "field": path, "errors": [{"field", "message"}]}`.
     var response: AdminResponse {
-        var object: [String: Any] = ["error": message]
-        if let field { object["field"] = field }
-        if !errors.isEmpty {
-            object["errors"] = errors.map { ["field": $0.path, "message": $0.message] }
-        }
-        return .json(status, object)
+        let problems = errors.map { AdminBody.Problem(field: $0.path, message: $0.message) }
+        return .json(status, AdminBody.Refusal(error: message, field: field, errors: problems.isEmpty ? nil : problems))
     }
 }

@@ -9,7 +9,7 @@ extension AdminRouter {
             // Already JSON and already redacted: every record was redacted when it was built.
             return AdminResponse(status: 200, body: capture.export(creatorVersion: FaultlineVersion.current))
         case "DELETE":
-            return .json(200, ["cleared": capture.clear()])
+            return .json(200, AdminBody.Cleared(cleared: capture.clear()))
         default:
             return notAllowed(request, "GET, DELETE")
         }
@@ -18,18 +18,13 @@ extension AdminRouter {
     func logStatus(_ method: String, _ request: AdminRequest) -> AdminResponse {
         guard method == "GET" else { return notAllowed(request, "GET") }
         let log = server.snapshot.log
-        var sink: [String: Any] = ["enabled": log.sink != nil]
+        var sink = AdminBody.Sink(enabled: false)
         if let logSink = log.sink {
-            sink["dropped"] = logSink.droppedCount
-            sink["failed_writes"] = logSink.failedWriteCount
-            sink["last_write_errno"] = Int(logSink.lastWriteErrno)
-            sink["destination"] = log.config.destination.rawValue
-            if let path = log.config.path { sink["path"] = path }
+            sink = AdminBody.Sink(enabled: true, dropped: logSink.droppedCount, failedWrites: logSink.failedWriteCount,
+                                  lastWriteErrno: Int(logSink.lastWriteErrno), destination: log.config.destination.rawValue,
+                                  path: log.config.path)
         }
-        return .json(200, [
-            "log": sink,
-            "har": ["enabled": log.capture != nil, "entries": log.sharedCapture.count,
-                    "evicted": log.sharedCapture.droppedCount],
-        ])
+        let capture = AdminBody.Capture(enabled: log.capture != nil, entries: log.sharedCapture.count, evicted: log.sharedCapture.droppedCount)
+        return .json(200, AdminBody.LogStatus(log: sink, har: capture))
     }
 }

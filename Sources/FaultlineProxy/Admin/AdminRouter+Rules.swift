@@ -80,8 +80,9 @@ extension AdminRouter {
         } catch {
             return (refusal ?? AdminRefusal(invalid: error)).response
         }
-        guard let name else { return .json(status, ["config_generation": snapshot.generation]) }
+        guard let name else { return .json(status, AdminBody.Generation(configGeneration: snapshot.generation)) }
         let view = RuleViews(snapshot: snapshot, overlay: server.overlay)
-        return .json(status, view.rule(named: name) ?? ["name": name])
+        guard let rule = view.rule(named: name) else { return .json(status, AdminBody.RuleName(name: name)) }
+        return .json(status, rule)
     }
 }

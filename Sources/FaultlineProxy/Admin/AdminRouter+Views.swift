@@ -6,11 +6,9 @@ extension AdminRouter {
     func listRules() -> AdminResponse {
         let snapshot = server.snapshot
         let overlay = server.overlay
-        return .json(200, [
-            "config_generation": snapshot.generation,
-            "rules": RuleViews(snapshot: snapshot, overlay: overlay).all(),
-            "stale": overlay.stale(base: server.base),
-        ])
+        return .json(200, AdminBody.RuleList(configGeneration: snapshot.generation,
+                                             rules: RuleViews(snapshot: snapshot, overlay: overlay).all(),
+                                             stale: overlay.stale(base: server.base)))
     }
 
     /// `GET /rules/{name}`.
@@ -30,31 +28,24 @@ extension AdminRouter {
         let overlay = server.overlay
         let stats = snapshot.faults.stats()
         let views = RuleViews(snapshot: snapshot, overlay: overlay)
-        let rules: [[String: Any]] = snapshot.config.routes.enumerated().map { index, route in
+        let rules = snapshot.config.routes.enumerated().map { index, route in
             let rows = stats.filter { $0.routeIndex == index }
-            return [
-                "name": route.name,
-                "source": views.source(of: route.name),
-                "enabled": overlay.isEnabled(route.name),
-                "fired": rows.reduce(0) { $0 + $1.fired },
-                "faults": route.faults.enumerated().map { faultIndex, fault -> [String: Any] in
+            return AdminBody.RuleCounters(
+                name: route.name, source: views.source(of: route.name), enabled: overlay.isEnabled(route.name),
+                fired: rows.reduce(0) { $0 + $1.fired },
+                faults: route.faults.enumerated().map { faultIndex, fault in
                     let row = rows.first { $0.faultIndex == faultIndex }
-                    return ["name": fault.name, "kind": fault.kind.keyword, "enabled": fault.enabled,
-                            "matched": row?.matched ?? 0, "fired": row?.fired ?? 0, "active": row?.active ?? 0]
-                },
-            ]
+                    return AdminBody.FaultCounters(name: fault.name, kind: fault.kind.keyword, enabled: fault.enabled,
+                                                   matched: row?.matched ?? 0, fired: row?.fired ?? 0, active: row?.active ?? 0)
+                })
         }
-        return .json(200, [
-            "config_generation": snapshot.generation,
-            "seed": String(snapshot.faults.seed),
-            "rules": rules,
-        ])
+        return .json(200, AdminBody.Stats(configGeneration: snapshot.generation, seed: String(snapshot.faults.seed), rules: rules))
     }
 
     /// `POST /rules/reset`: every fault starts afresh (counts, sequences, windows).
     func resetCounters() -> AdminResponse {
         let snapshot = server.snapshot
         snapshot.faults.resetCounters()
-        return .json(200, ["reset": true, "config_generation": snapshot.generation])
+        return .json(200, AdminBody.Reset(reset: true, configGeneration: snapshot.generation))
     }
 }

@@ -23,7 +23,7 @@ struct AdminRouter: Sendable {
         case "health" where segments.count == 1, "healthz" where segments.count == 1:
             return method == "GET" ? health() : notAllowed(request, "GET")
         case "pins" where segments.count == 1:
-            return method == "GET" ? .json(200, ["upstreams": server.pinStatus.report()]) : notAllowed(request, "GET")
+            return method == "GET" ? .json(200, AdminBody.Pins(upstreams: server.pinStatus.report())) : notAllowed(request, "GET")
         case "stats" where segments.count == 1:
             return method == "GET" ? stats() : notAllowed(request, "GET")
         case "har" where segments.count == 1:
@@ -61,11 +61,7 @@ struct AdminRouter: Sendable {
     }
 
     private func health() -> AdminResponse {
-        .json(200, [
-            "status": "ok",
-            "config_generation": server.snapshot.generation,
-            "connections": server.connectionCount,
-        ])
+        .json(200, AdminBody.Health(status: "ok", configGeneration: server.snapshot.generation, connections: server.connectionCount))
     }
 
     func notAllowed(_ request: AdminRequest, _ allowed: String) -> AdminResponse {
@@ -73,9 +69,6 @@ struct AdminRouter: Sendable {
     }
 
     private func notFound(_ request: AdminRequest) -> AdminResponse {
-        AdminResponse.json(404, [
-            "error": "no admin endpoint \(request.method) \(request.path)",
-            "endpoints": Self.endpoints,
-        ])
+        .json(404, AdminBody.NotFound(error: "no admin endpoint \(request.method) \(request.path)", endpoints: Self.endpoints))
     }
 }

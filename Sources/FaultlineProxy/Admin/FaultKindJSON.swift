@@ -1,56 +1,69 @@
 import FaultlineRules
 
-/// The parameters of each fault kind in the config file's format.
-enum FaultKindJSON {
-    /// The value under the kind's keyword.
-    static func parameters(_ kind: FaultKind) -> Any {
+/// The parameters of a fault in the config file's format, as the value under the kind's
+/// keyword (`{"status": {"code": 503}}`); a profile is its name.
+enum FaultKindJSON: Encodable {
+    case delay(Delay)
+    case status(Status)
+    case reset(AfterBytes)
+    case close(AfterBytes)
+    case hang(Hang)
+    case throttle(Throttle)
+    case truncate(Truncate)
+    case corrupt(Corrupt)
+    case rewrite(Rewrite)
+    case profile(String)
+
+    init(_ kind: FaultKind) {
         switch kind {
-        case .delay(let delay): return self.delay(delay)
-        case .status(let status): return self.status(status)
-        case .reset(let reset): return ["after_bytes": reset.afterBytes]
-        case .close(let close): return ["after_bytes": close.afterBytes]
-        case .hang(let hang):
-            var object: [String: Any] = ["then": hang.then.rawValue]
-            if let ms = hang.ms { object["ms"] = ms }
-            return object
+        case .delay(let delay): self = .delay(Delay(delay))
+        case .status(let status): self = .status(Status(status))
+        case .reset(let reset): self = .reset(AfterBytes(afterBytes: reset.afterBytes))
+        case .close(let close): self = .close(AfterBytes(afterBytes: close.afterBytes))
+        case .hang(let hang): self = .hang(Hang(then: hang.then.rawValue, ms: hang.ms))
         case .throttle(let throttle):
-            return ["down_bytes_per_second": throttle.downBytesPerSecond,
-                    "up_bytes_per_second": throttle.upBytesPerSecond, "chunk_bytes": throttle.chunkBytes]
-        case .truncate(let truncate): return ["keep_bytes": truncate.keepBytes]
-        case .corrupt(let corrupt): return ["mode": corrupt.mode.rawValue]
-        case .rewrite(let rewrite):
-            var object: [String: Any] = [:]
-            if let status = rewrite.status { object["status"] = status }
-            if !rewrite.addHeaders.isEmpty { object["add_headers"] = headers(rewrite.addHeaders) }
-            if !rewrite.removeHeaders.isEmpty { object["remove_headers"] = rewrite.removeHeaders }
-            return object
-        case .profile(let profile): return profile.name
+            self = .throttle(Throttle(downBytesPerSecond: throttle.downBytesPerSecond, upBytesPerSecond: throttle.upBytesPerSecond,
+                                      chunkBytes: throttle.chunkBytes))
+        case .truncate(let truncate): self = .truncate(Truncate(keepBytes: truncate.keepBytes))
+        case .corrupt(let corrupt): self = .corrupt(Corrupt(mode: corrupt.mode.rawValue))
+        case .rewrite(let rewrite): self = .rewrite(Rewrite(rewrite))
+        case .profile(let profile): self = .profile(profile.name)
         }
     }
 
-    private static func delay(_ delay: DelayFault) -> [String: Any] {
-        var object: [String: Any] = ["phase": delay.phase.rawValue]
-        switch delay.distribution {
-        case .fixed(let ms): object["ms"] = ms
-        case .uniform(let low, let high): object["uniform"] = ["min_ms": low, "max_ms": high]
-        case .lognormal(let median, let sigma, let cap): object["lognormal"] = ["median_ms": median, "sigma": sigma, "max_ms": cap]
+    /// The config key of the kind, which is also the fault's `kind`.
+    var keyword: String {
+        switch self {
+        case .delay: "delay"
+        case .status: "status"
+        case .reset: "reset"
+        case .close: "close"
+        case .hang: "hang"
+        case .throttle: "throttle"
+        case .truncate: "truncate"
+        case .corrupt: "corrupt"
+        case .rewrite: "rewrite"
+        case .profile: "profile"
         }
-        return object
     }
 
-    private static func status(_ status: StatusFault) -> [String: Any] {
-        var object: [String: Any] = ["code": status.code, "upstream": status.upstream]
-        if !status.headers.isEmpty { object["headers"] = headers(status.headers) }
-        if let contentType = status.contentType { object["content_type"] = contentType }
-        switch status.body {
-        case .empty: break
-        case .text(let text): object["body"] = text
-        case .file(let path): object["body_file"] = path
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .delay(let value): try container.encode(value)
+        case .status(let value): try container.encode(value)
+        case .reset(let value), .close(let value): try container.encode(value)
+        case .hang(let value): try container.encode(value)
+        case .throttle(let value): try container.encode(value)
+        case .truncate(let value): try container.encode(value)
+        case .corrupt(let value): try container.encode(value)
+        case .rewrite(let value): try container.encode(value)
+        case .profile(let name): try container.encode(name)
         }
-        return object
     }
 
-    private static func headers(_ fields: [FaultHeader]) -> [String: String] {
+    /// Header fields as an object; the last of repeated names wins, as in the config file.
+    static func headers(_ fields: [FaultHeader]) -> [String: String] {
         Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 }

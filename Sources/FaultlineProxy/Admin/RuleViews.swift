@@ -1,13 +1,13 @@
 import FaultlineRules
 
-/// The effective rules of one snapshot as JSON objects, with their source (file or
-/// runtime), switch and counters.
+/// The effective rules of one snapshot as the admin API shows them, with their source
+/// (file or runtime), switch and counters.
 struct RuleViews {
     let snapshot: ConfigSnapshot
     let overlay: RuleOverlay
 
     /// Every rule in match order.
-    func all() -> [[String: Any]] {
+    func all() -> [RuleJSON] {
         let stats = snapshot.faults.stats()
         return snapshot.config.routes.enumerated().map { index, route in
             view(route, stats: stats.filter { $0.routeIndex == index })
@@ -15,7 +15,7 @@ struct RuleViews {
     }
 
     /// The rule called `name`, if it is in effect.
-    func rule(named name: String) -> [String: Any]? {
+    func rule(named name: String) -> RuleJSON? {
         guard let index = snapshot.config.routes.firstIndex(where: { $0.name == name }) else { return nil }
         let stats = snapshot.faults.stats().filter { $0.routeIndex == index }
         return view(snapshot.config.routes[index], stats: stats)
@@ -26,7 +26,7 @@ struct RuleViews {
         overlay.isRuntimeRule(name) || overlay.isReplaced(name) ? "runtime" : "file"
     }
 
-    private func view(_ route: RouteConfig, stats: [FaultStats]) -> [String: Any] {
-        RuleJSON.rule(route, source: source(of: route.name), enabled: overlay.isEnabled(route.name), stats: stats)
+    private func view(_ route: RouteConfig, stats: [FaultStats]) -> RuleJSON {
+        RuleJSON(route, source: source(of: route.name), enabled: overlay.isEnabled(route.name), stats: stats)
     }
 }

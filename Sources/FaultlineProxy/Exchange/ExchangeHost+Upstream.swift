@@ -17,7 +17,7 @@ extension ExchangeHost {
         if !fresh, let pooled = context.pool.take(address, security: security) {
             connection = pooled
             trace?.reusedConnection = true
-            trace?.pinResult = pooled.pinResult
+            trace?.pinResult = pooled.pinResult.flatMap { .init(rawValue: $0) }
         } else {
             if let trace {
                 trace.reusedConnection = false

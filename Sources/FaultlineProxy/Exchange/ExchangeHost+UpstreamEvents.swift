@@ -9,7 +9,7 @@ extension ExchangeHost {
         if let trace {
             trace.tcpConnected = upstream.socket.tcpConnectedAt
             trace.connected = context.loop.now
-            trace.pinResult = upstream.pinResult
+            trace.pinResult = upstream.pinResult.flatMap { .init(rawValue: $0) }
         }
         run(exchange.machine.upstreamConnected(), on: exchange)
     }
@@ -38,7 +38,7 @@ extension ExchangeHost {
     func upstream(_ upstream: UpstreamConnection, didFail failure: UpstreamFailure) {
         guard let exchange else { return }
         exchange.upstream = nil
-        if let trace, case .pinMismatch = failure { trace.pinResult = "mismatch" }
+        if let trace, case .pinMismatch = failure { trace.pinResult = .mismatch }
         if case .handshake = failure, let name = exchange.route?.upstream.name {
             logUpstreamTLSFailure(upstream: name, reason: failure.message)
         }
