@@ -78,8 +78,8 @@ enum MachineFixture {
     /// Every event the machine takes, with fixed arguments.
     enum Event: String, CaseIterable, CustomTestStringConvertible {
         case requestHead, requestBody, requestEnd, decodingPaused, malformed, attached, connected, failed,
-             responseHead, interimHead, responseBody, responseEnd, tunnelByte, clientBodyTimeout,
-             responseTimeout, tunnelTimeout, contactUpstream, endHang, resetAfterCut, pacerDrained, clientClosed
+             responseHead, interimHead, switchingHead, responseBody, responseEnd, tunnelByte, clientBodyTimeout,
+             connectTimeout, responseTimeout, tunnelTimeout, headerTimeout, contactUpstream, endHang, resetAfterCut, pacerDrained, clientClosed
 
         var testDescription: String { rawValue }
 
@@ -99,11 +99,16 @@ enum MachineFixture {
             case .interimHead:
                 var head = MachineFixture.responseHead(status: 100)
                 return machine.responseHeadReceived(&head).all
+            case .switchingHead:
+                var head = MachineFixture.responseHead(status: 101, length: nil)
+                return machine.responseHeadReceived(&head).all
             case .responseBody: return machine.responseBodyReceived(count: 3).all
             case .responseEnd: return machine.responseEnded().all
             case .tunnelByte: return machine.tunnelActivity().all
             case .clientBodyTimeout: return machine.deadlineExpired(.clientBody).all
+            case .connectTimeout: return machine.deadlineExpired(.upstreamConnect).all
             case .responseTimeout: return machine.deadlineExpired(.upstreamResponse).all
+            case .headerTimeout: return machine.deadlineExpired(.clientHeader).all
             case .tunnelTimeout: return machine.deadlineExpired(.tunnelIdle).all
             case .contactUpstream: return machine.faultStepDue(.contactUpstream).all
             case .endHang: return machine.faultStepDue(.endHang(reset: false)).all

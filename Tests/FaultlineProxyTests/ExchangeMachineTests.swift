@@ -11,6 +11,7 @@ struct ExchangeMachineTests {
     typealias Event = MachineFixture.Event
 
     static let timeout504 = "upstream origin did not answer within 30000 ms"
+    static let connect504 = "upstream origin did not accept the connection within 5000 ms"
     static let stalled = "request body stalled for 60000 ms"
 
     /// The cells that act; every other cell is ignored.
@@ -29,8 +30,11 @@ struct ExchangeMachineTests {
             row[.clientBodyTimeout] = started ? abort : [.closeUpstream] + MachineFixture.local(408, stalled, keepAlive: false)
             row[.responseTimeout] = started
                 ? [.noteError(.upstreamTimeout, "upstream origin stalled mid-response")] + abort
-                : [.noteError(.upstreamTimeout, timeout504), .closeUpstream]
-                    + MachineFixture.local(504, timeout504, keepAlive: requestComplete)
+                : [.closeUpstream] + MachineFixture.local(504, timeout504, keepAlive: requestComplete)
+            row[.connectTimeout] = started
+                ? [.noteError(.upstreamTimeout, "upstream origin stalled mid-response")] + abort
+                : [.closeUpstream] + MachineFixture.local(504, connect504, keepAlive: requestComplete)
+            row[.headerTimeout] = [.closeClient(.now)]
             table[reach] = row
         }
         table[.admitted] = [.requestHead: [.connectUpstream(fresh: false, requestComplete: false)],
@@ -54,6 +58,8 @@ struct ExchangeMachineTests {
             .armDeadline(.upstreamResponse, milliseconds: 30000),
         ]
         table[.awaitingUpstream]?[.interimHead] = [.writeInterimHead]
+        table[.awaitingUpstream]?[.switchingHead] = [.closeUpstream]
+            + MachineFixture.local(502, UpstreamFailure.unexpectedUpgrade.message, keepAlive: false)
         table[.streaming]?[.requestBody] = [.forwardRequestBody(chunked: false)]
         table[.streaming]?[.requestEnd] = [.endRequest(chunked: false, held: false)]
         table[.streaming]?[.failed] = [.noteError(.upstreamClosed, closed)] + abort

@@ -26,7 +26,7 @@ extension ExchangeMachine {
             let message = kind == .upstreamConnect
                 ? "upstream \(name) did not accept the connection within \(setup.timeouts.connectMs) ms"
                 : "upstream \(name) did not answer within \(setup.timeouts.responseMs) ms"
-            actions.append(.noteError(.upstreamTimeout, message))
+            // A 504 notes `upstream_timeout` with this message.
             failBeforeResponse(status: 504, message: message, &actions)
         case .tunnelIdle:
             actions.append(.noteError(.tunnelIdle, "no byte crossed the tunnel for \(setup.timeouts.tunnelIdleMs) ms"))

@@ -63,7 +63,6 @@ extension ExchangeMachine {
         }
         if head.status == 101 {
             guard setup.upgradeRequested else {
-                actions.append(.closeUpstream)
                 failBeforeResponse(status: 502, message: UpstreamFailure.unexpectedUpgrade.message, &actions)
                 return actions
             }

@@ -13,7 +13,8 @@ import FaultlineRules
 /// END_STREAM as the same events and perform `writeResponseHead`, `forwardResponseBody`,
 /// `writeLocalResponse` and the others as frames on its stream (`closeClient` as
 /// RST_STREAM), so routing, faults, pins, pooling, logging and HAR stay in one place.
-/// `ExchangeClient` lists what such an adapter provides.
+/// `ExchangeHost` is that seam. The states and their transitions are drawn in
+/// docs/architecture.md (Exchange state machine) and on `ExchangeState`.
 struct ExchangeMachine {
     /// What was fixed when the request head arrived.
     let setup: ExchangeSetup
