@@ -3,7 +3,7 @@ import FaultlineHTTP
 import FaultlineRules
 
 /// Request heads through the decoder and the upstream head writer, as the proxy does in
-/// `DownstreamConnection.beginExchange`. Invariant: for every head the proxy forwards, what
+/// `ExchangeStarter.start`. Invariant: for every head the proxy forwards, what
 /// it writes upstream parses strictly (an RFC 9112 parser independent of llhttp, and again
 /// with Faultline's decoder) to the same message: method, origin-form target, HTTP/1.1,
 /// the end-to-end fields unchanged and in order, no hop-by-hop field, exactly one valid
@@ -42,7 +42,7 @@ struct RequestHeadCheck {
     }
 
     /// The proxy's own answers (405, 400) end the exchange before anything is written upstream.
-    /// This mirrors `DownstreamConnection.beginExchange`; when the proxy refuses more heads
+    /// This mirrors `ExchangeStarter` (its refusals); when the proxy refuses more heads
     ///, call the same validation here so the target checks what it forwards.
     private func forwarded(_ head: HTTPHead) -> Bool {
         if head.method == "CONNECT" { return false }

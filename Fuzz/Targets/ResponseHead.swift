@@ -2,11 +2,11 @@ import FaultlineHTTP
 @testable import FaultlineProxy
 
 /// Response heads through the decoder and the client head writer, as the proxy does in
-/// `DownstreamConnection.upstream(_:didReceiveHead:)`. Invariant: what the client gets
-/// parses strictly (an RFC 9112 parser independent of llhttp, and again with Faultline's
-/// decoder) to the same response: status and reason, HTTP/1.1, the end-to-end fields
-/// unchanged and in order, no hop-by-hop field, and exactly the framing the proxy uses to
-/// send the body (RFC 9110 §8.6, RFC 9112 §6: no Content-Length or Transfer-Encoding on
+/// `ExchangeMachine.responseHeadReceived(_:)` and `DownstreamConnection.writeResponseHead`.
+/// Invariant: what the client gets parses strictly (an RFC 9112 parser independent of
+/// llhttp, and again with Faultline's decoder) to the same response: status and reason,
+/// HTTP/1.1, the end-to-end fields unchanged and in order, no hop-by-hop field, and
+/// exactly the framing the proxy uses to send the body (RFC 9110 §8.6, RFC 9112 §6: no Content-Length or Transfer-Encoding on
 /// 1xx and 204, no Transfer-Encoding on 304, Connection: close on a close-delimited body),
 /// whatever the upstream's Connection header names.
 ///
