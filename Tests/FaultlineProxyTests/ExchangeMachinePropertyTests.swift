@@ -3,21 +3,6 @@ import FaultlineRules
 import Testing
 @testable import FaultlineProxy
 
-/// A reproducible generator (SplitMix64), so a failing sequence can be replayed from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Properties of the exchange machine over seeded random event sequences, driven the way
 /// an adapter drives it (upstream events only while a connection is attached, timers only
 /// for what was armed or scheduled).

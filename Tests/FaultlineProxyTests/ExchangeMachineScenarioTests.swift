@@ -226,11 +226,3 @@ struct ExchangeMachineScenarioTests {
         #expect(ExchangeError.allCases.count == Set(ExchangeError.allCases.map(\.rawValue)).count)
     }
 }
-
-@Suite("Exchange actions stay small")
-struct ExchangeActionLayoutTests {
-    /// Every event returns its actions inline: a wide action would be copied on every body part.
-    @Test func anActionFitsInFourWords() {
-        #expect(MemoryLayout<ExchangeAction>.stride <= 32)
-    }
-}

@@ -1,14 +1,6 @@
 import FaultlineHTTP
 import FaultlineIO
 
-/// What the adapter holds while it reports an event: body actions refer to it, so body
-/// bytes are never copied into an action.
-enum ExchangeInHand {
-    case nothing
-    case body(UnsafeRawBufferPointer)
-    case head(HTTPHead)
-}
-
 /// A protocol adapter that drives exchanges: the seam between a client protocol and the
 /// exchange layer.
 ///
