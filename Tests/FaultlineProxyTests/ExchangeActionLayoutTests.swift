@@ -3,8 +3,11 @@ import Testing
 
 @Suite("Exchange actions stay small")
 struct ExchangeActionLayoutTests {
-    /// Every event returns its actions inline: a wide action would be copied on every body part.
-    @Test func anActionFitsInFourWords() {
+    /// Every event returns its actions inline: an action holding a reference would be
+    /// retained, copied and released on every body part.
+    @Test func anActionIsPlainDataOfAtMostFourWords() {
+        #expect(_isPOD(ExchangeAction.self))
+        #expect(_isPOD(ExchangeActions.self))
         #expect(MemoryLayout<ExchangeAction>.stride <= 32)
     }
 }

@@ -7,7 +7,7 @@ import Testing
 enum MachineFixture {
     static let upstreamClosedMessage = "upstream closed the connection before the response was complete"
     static let abortActions: [ExchangeAction] = [
-        .noteError(.clientClosed, "the connection closed before the exchange was complete"), .closeClient(.now),
+        .noteError(.clientClosed), .closeClient(.now),
     ]
 
     /// The states a machine can be driven to, each with a short way there.
@@ -20,7 +20,7 @@ enum MachineFixture {
         /// A machine in this state (the request still receiving unless the path ended it).
         func machine() -> ExchangeMachine {
             var plan = FaultPlan()
-            var setup = MachineFixture.setup(.proxy(plan))
+            var setup = MachineFixture.setup(.proxy)
             switch self {
             case .admitted, .awaitingUpstream, .streaming:
                 break
@@ -45,8 +45,7 @@ enum MachineFixture {
             case .tunnel:
                 setup.upgradeRequested = true
             }
-            if case .proxy = setup.start { setup.start = .proxy(plan) }
-            var machine = ExchangeMachine(setup: setup)
+            var machine = ExchangeMachine(setup: setup, plan: plan)
             guard self != .admitted else { return machine }
             _ = machine.requestHeadReceived()
             switch self {
@@ -136,8 +135,8 @@ enum MachineFixture {
     /// A local answer as the machine writes it.
     static func local(_ status: Int, _ message: String, keepAlive: Bool) -> [ExchangeAction] {
         var actions: [ExchangeAction] = []
-        if status >= 400 { actions.append(.noteError(ExchangeError(localStatus: status), message)) }
-        actions.append(.writeLocalResponse(LocalResponse(status: status, message: message, keepAlive: keepAlive)))
+        if status >= 400 { actions.append(.noteError(ExchangeError(localStatus: status))) }
+        actions.append(.writeLocalResponse)
         actions.append(.finish(keepAlive: keepAlive))
         return actions
     }

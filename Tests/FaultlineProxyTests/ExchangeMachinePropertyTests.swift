@@ -79,7 +79,7 @@ struct ExchangeMachinePropertyTests {
         }
     }
 
-    static func randomSetup(_ rng: inout SeededGenerator) -> ExchangeSetup {
+    static func randomMachine(_ rng: inout SeededGenerator) -> ExchangeMachine {
         var plan = FaultPlan()
         plan.names = ["r/f"]
         switch Int.random(in: 0..<12, using: &rng) {
@@ -93,14 +93,14 @@ struct ExchangeMachinePropertyTests {
         case 6: plan.firstByteDelayMs = 5
         default: plan.names = []
         }
-        var setup = MachineFixture.setup(.proxy(plan))
+        var setup = MachineFixture.setup(.proxy)
         if Int.random(in: 0..<8, using: &rng) == 0 { setup.start = .refuse(status: 404, message: "no route") }
         setup.requestFraming = [.none, .chunked, .contentLength(4)].randomElement(using: &rng) ?? .none
         setup.upgradeRequested = Int.random(in: 0..<6, using: &rng) == 0
         setup.isIdempotent = Bool.random(using: &rng)
         setup.clientKeepAlive = Int.random(in: 0..<4, using: &rng) != 0
         setup.maxRequestBodyBytes = Bool.random(using: &rng) ? 0 : 16
-        return setup
+        return ExchangeMachine(setup: setup, plan: plan)
     }
 
     /// One random event an adapter could report now; nil when it has nothing to report.
@@ -157,7 +157,7 @@ struct ExchangeMachinePropertyTests {
         var model = Model()
         for exchange in 0..<3 {
             model = Model(violations: model.violations)
-            var machine = ExchangeMachine(setup: randomSetup(&rng))
+            var machine = randomMachine(&rng)
             model.check(machine.requestHeadReceived(), exchange: exchange, event: "head")
             attach(&machine, &model, &rng, exchange: exchange)
             for _ in 0..<60 where !model.ended {
@@ -200,7 +200,7 @@ struct ExchangeMachinePropertyTests {
     @Test func anyEventInAnyOrderNeverOverflowsTheActionsNorActsAfterTheEnd() {
         var rng = SeededGenerator(seed: 42)
         for _ in 0..<400 {
-            var machine = ExchangeMachine(setup: Self.randomSetup(&rng))
+            var machine = Self.randomMachine(&rng)
             var ended = false
             for _ in 0..<40 {
                 let event = MachineFixture.Event.allCases.randomElement(using: &rng) ?? .clientClosed

@@ -1,8 +1,8 @@
-import FaultlineRules
-
 /// What the exchange machine asks its adapters to do. Actions never carry body bytes: a
 /// body action refers to the part the adapter holds while it reports the event (as
-/// SwiftNIO's state machines do), so relaying a body costs no copy.
+/// SwiftNIO's state machines do), so relaying a body costs no copy. Nor do they carry
+/// anything reference-counted (messages and local answers stay in the machine): an action
+/// is plain data, copied and dropped for free on the hot path.
 enum ExchangeAction: Equatable {
     // Upstream side.
 
@@ -36,10 +36,10 @@ enum ExchangeAction: Equatable {
     case forwardResponseBody(ResponseBodyPart)
     /// The response body ended (the last chunk with trailers when `chunked`).
     case endResponseBody(chunked: Bool)
-    /// Write a response Faultline makes itself (boxed: rare, and it would widen every action).
-    indirect case writeLocalResponse(LocalResponse)
-    /// Write a status fault's synthesized response (boxed likewise).
-    indirect case writeFaultResponse(StatusFault, keepAlive: Bool)
+    /// Write the response Faultline made itself (`ExchangeState.answered(.local)`).
+    case writeLocalResponse
+    /// Write the status fault's synthesized response (`ExchangeState.answered(.fault)`).
+    case writeFaultResponse
     /// Write bytes that are not HTTP.
     case writeGarbage
     /// Write a 200 head followed by broken chunk framing.
@@ -61,8 +61,9 @@ enum ExchangeAction: Equatable {
     // Ending. Exactly one of `finish` and `closeClient` ends every exchange; the adapter
     // writes its log record then.
 
-    /// Note an error on the exchange's record (the first one noted wins).
-    case noteError(ExchangeError, String)
+    /// The exchange's error was noted (`ExchangeMachine.failure`, the first one wins): it
+    /// goes on the log record.
+    case noteError(ExchangeError)
     /// The exchange ended: keep the client connection for the next request, or close it
     /// after what is queued has been sent.
     case finish(keepAlive: Bool)

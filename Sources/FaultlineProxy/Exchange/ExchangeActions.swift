@@ -15,6 +15,7 @@ struct ExchangeActions: Sequence, Equatable {
     var isEmpty: Bool { count == 0 }
 
     /// Adds an action after the others.
+    @inline(__always)
     mutating func append(_ action: ExchangeAction) {
         switch count {
         case 0: a0 = action
@@ -31,6 +32,7 @@ struct ExchangeActions: Sequence, Equatable {
     }
 
     /// The action at `index` (below `count`).
+    @inline(__always)
     subscript(index: Int) -> ExchangeAction? {
         switch index {
         case 0: a0

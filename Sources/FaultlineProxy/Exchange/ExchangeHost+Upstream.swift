@@ -6,13 +6,13 @@ import FaultlineIO
 extension ExchangeHost {
     /// Sends the exchange's head on a pooled or new upstream connection.
     func connectUpstream(_ exchange: Exchange, fresh: Bool, requestComplete: Bool) {
-        guard let upstreamConfig = exchange.route?.upstream else { return }
-        guard let address = exchange.snapshot.address(ofUpstream: upstreamConfig.name) else {
-            run(exchange.machine.upstreamFailed(.noAddress(upstream: upstreamConfig.name), attempt: UpstreamAttemptFacts()),
+        guard let route = exchange.route else { return }
+        guard let address = exchange.snapshot.address(ofUpstream: route.upstream.name) else {
+            run(exchange.machine.upstreamFailed(.noAddress(upstream: route.upstream.name), attempt: UpstreamAttemptFacts()),
                 on: exchange)
             return
         }
-        let security = exchange.snapshot.security(ofUpstream: upstreamConfig.name)
+        let security = exchange.snapshot.security(ofUpstream: route.upstream.name)
         let connection: UpstreamConnection
         if !fresh, let pooled = context.pool.take(address, security: security) {
             connection = pooled
@@ -48,10 +48,10 @@ extension ExchangeHost {
     /// The exchange completed: the pool decides whether the connection stays (only if this
     /// exchange left it clean).
     func releaseUpstream(_ exchange: Exchange) {
-        guard let upstream = exchange.upstream, let config = exchange.route?.upstream else { return }
+        guard let upstream = exchange.upstream, let route = exchange.route else { return }
         exchange.upstream = nil
-        context.pool.release(upstream, maxIdle: config.maxIdleConnections,
-                             idleMilliseconds: config.timeouts.idleMs, now: context.loop.now)
+        context.pool.release(upstream, maxIdle: route.upstream.maxIdleConnections,
+                             idleMilliseconds: route.upstream.timeouts.idleMs, now: context.loop.now)
     }
 
     /// Writes a request body part upstream.

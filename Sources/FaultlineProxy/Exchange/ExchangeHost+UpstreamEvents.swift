@@ -39,8 +39,8 @@ extension ExchangeHost {
         guard let exchange else { return }
         exchange.upstream = nil
         if let trace, case .pinMismatch = failure { trace.pinResult = .mismatch }
-        if case .handshake = failure, let name = exchange.route?.upstream.name {
-            logUpstreamTLSFailure(upstream: name, reason: failure.message)
+        if case .handshake = failure, let route = exchange.route {
+            logUpstreamTLSFailure(upstream: route.upstream.name, reason: failure.message)
         }
         run(exchange.machine.upstreamFailed(failure, attempt: exchange.facts(of: upstream)), on: exchange)
         // A retry wrote to a fresh connection: send it now, as the end of a read pass would.

@@ -78,10 +78,12 @@ extension ExchangeHost {
             if case .body(let bytes) = inHand { forwardResponseBody(bytes, part: part, exchange: exchange) }
         case .endResponseBody(let chunked):
             endResponseBody(chunked: chunked, exchange: exchange)
-        case .writeLocalResponse(let response):
-            writeLocalResponse(response, exchange: exchange)
-        case .writeFaultResponse(let status, let keepAlive):
-            writeFaultResponse(status, keepAlive: keepAlive, exchange: exchange)
+        case .writeLocalResponse:
+            if case .answered(.local(let response)) = exchange.machine.state { writeLocalResponse(response, exchange: exchange) }
+        case .writeFaultResponse:
+            if case .answered(.fault(let status, let keepAlive)) = exchange.machine.state {
+                writeFaultResponse(status, keepAlive: keepAlive, exchange: exchange)
+            }
         case .writeGarbage:
             writeGarbage()
         case .writeBadChunkFraming:
@@ -100,8 +102,8 @@ extension ExchangeHost {
                 exchange.faultTimer = nil
                 self.run(exchange.machine.faultStepDue(step), on: exchange)
             }
-        case .noteError(let error, let message):
-            trace?.fail(error, message)
+        case .noteError:
+            if let failure = exchange.machine.failure { trace?.fail(failure.error, failure.message) }
         case .finish(let keepAlive):
             finishExchange(keepAlive: keepAlive)
         case .closeClient(let how):

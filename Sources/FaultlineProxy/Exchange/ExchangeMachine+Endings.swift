@@ -5,7 +5,7 @@ extension ExchangeMachine {
     /// The deadline the exchange armed expired (the adapter disarmed it).
     mutating func deadlineExpired(_ kind: ConnectionDeadline.Kind) -> ExchangeActions {
         var actions = ExchangeActions()
-        guard state != .done, state != .admitted else { return actions }
+        guard !isDone, state != .admitted else { return actions }
         deadline = nil
         switch kind {
         case .clientBody:
@@ -19,7 +19,7 @@ extension ExchangeMachine {
         case .upstreamConnect, .upstreamResponse:
             let name = setup.upstreamName
             if state.responseStarted {
-                actions.append(.noteError(.upstreamTimeout, "upstream \(name) stalled mid-response"))
+                note(.upstreamTimeout, "upstream \(name) stalled mid-response", &actions)
                 abort(&actions)
                 return actions
             }
@@ -29,7 +29,7 @@ extension ExchangeMachine {
             // A 504 notes `upstream_timeout` with this message.
             failBeforeResponse(status: 504, message: message, &actions)
         case .tunnelIdle:
-            actions.append(.noteError(.tunnelIdle, "no byte crossed the tunnel for \(setup.timeouts.tunnelIdleMs) ms"))
+            note(.tunnelIdle, "no byte crossed the tunnel for \(setup.timeouts.tunnelIdleMs) ms", &actions)
             end(.closeClient(.now), &actions)
         case .clientHeader, .clientIdle:
             end(.closeClient(.now), &actions)
@@ -80,6 +80,13 @@ extension ExchangeMachine {
         actions.append(.disarmDeadline)
     }
 
+    /// Notes why the exchange failed, unless an earlier, more specific cause was noted.
+    mutating func note(_ error: ExchangeError, _ message: String, _ actions: inout ExchangeActions) {
+        guard failure == nil else { return }
+        failure = ExchangeFailure(error: error, message: message)
+        actions.append(.noteError(error))
+    }
+
     /// Ends the exchange with `action` (`finish` or `closeClient`).
     mutating func end(_ action: ExchangeAction, _ actions: inout ExchangeActions) {
         state = .done
@@ -88,7 +95,7 @@ extension ExchangeMachine {
 
     /// The client gave up (or a stall counts as such): close now.
     mutating func abort(_ actions: inout ExchangeActions) {
-        actions.append(.noteError(.clientClosed, "the connection closed before the exchange was complete"))
+        note(.clientClosed, "the connection closed before the exchange was complete", &actions)
         end(.closeClient(.now), &actions)
     }
 
@@ -99,9 +106,10 @@ extension ExchangeMachine {
         let keepAlive = !closing && requestComplete && setup.clientKeepAlive && mayKeepAlive
         let response = LocalResponse(status: status, message: message, contentType: contentType, keepAlive: keepAlive,
                                      includeBody: !setup.isHeadRequest)
-        if let error = response.error { actions.append(.noteError(error, message)) }
-        actions.append(.writeLocalResponse(response))
-        end(.finish(keepAlive: keepAlive), &actions)
+        if let error = response.error { note(error, message, &actions) }
+        state = .answered(.local(response))
+        actions.append(.writeLocalResponse)
+        actions.append(.finish(keepAlive: keepAlive))
     }
 
     /// A gateway error before any response byte was sent.
@@ -114,8 +122,9 @@ extension ExchangeMachine {
     /// Answers with a status fault's response (synthesized, or replacing the upstream's).
     mutating func respondWithFault(_ status: StatusFault, _ actions: inout ExchangeActions) {
         let keepAlive = requestComplete && setup.clientKeepAlive && mayKeepAlive
-        actions.append(.writeFaultResponse(status, keepAlive: keepAlive))
-        end(.finish(keepAlive: keepAlive), &actions)
+        state = .answered(.fault(status, keepAlive: keepAlive))
+        actions.append(.writeFaultResponse)
+        actions.append(.finish(keepAlive: keepAlive))
     }
 
     /// Carries out a fault that replaces the whole exchange; the request has been read.
@@ -126,13 +135,13 @@ extension ExchangeMachine {
         case .status(let status):
             respondWithFault(status, &actions)
         case .reset:
-            actions.append(.noteError(.fault, "connection reset by fault \(names)"))
+            note(.fault, "connection reset by fault \(names)", &actions)
             end(.closeClient(.reset), &actions)
         case .close:
-            actions.append(.noteError(.fault, "connection closed by fault \(names)"))
+            note(.fault, "connection closed by fault \(names)", &actions)
             end(.closeClient(.now), &actions)
         case .hang(let hang):
-            actions.append(.noteError(.fault, "hung by fault \(names)"))
+            note(.fault, "hung by fault \(names)", &actions)
             // Nothing is sent; without a duration the client's own timeout ends it (its EOF
             // aborts the exchange like any client that gives up).
             state = .hanging
@@ -140,12 +149,12 @@ extension ExchangeMachine {
                 actions.append(.scheduleFaultStep(.endHang(reset: hang.then == .reset), milliseconds: ms))
             }
         case .garbage:
-            actions.append(.noteError(.fault, "garbage reply by fault \(names)"))
+            note(.fault, "garbage reply by fault \(names)", &actions)
             actions.append(.writeGarbage)
             end(.closeClient(.graceful), &actions)
         case .badChunkFraming:
             actions.append(.writeBadChunkFraming)
-            actions.append(.noteError(.fault, "malformed chunked body by fault \(names)"))
+            note(.fault, "malformed chunked body by fault \(names)", &actions)
             end(.closeClient(.graceful), &actions)
         }
     }
@@ -155,8 +164,8 @@ extension ExchangeMachine {
     mutating func cut(_ stream: ResponseStream, _ actions: inout ExchangeActions) {
         actions.append(.closeUpstream)
         let reset = plan.cutWithReset
-        actions.append(.noteError(.fault, "response cut after \(stream.bodyBytesOut) body bytes by fault "
-            + plan.names.joined(separator: ", ") + (reset ? " (connection reset)" : " (connection closed)")))
+        note(.fault, "response cut after \(stream.bodyBytesOut) body bytes by fault "
+            + plan.names.joined(separator: ", ") + (reset ? " (connection reset)" : " (connection closed)"), &actions)
         if stream.paced {
             state = .drainingPacer(.cut(reset: reset))
             actions.append(.awaitPacerDrain)

@@ -35,7 +35,7 @@ extension ExchangeMachine {
             end(.closeClient(.graceful), &actions)
         case .streamingResponse, .drainingPacer, .resetting:
             // Never let a cut response look complete: close instead of ending the body.
-            actions.append(.noteError(failure.error, failure.message))
+            note(failure.error, failure.message, &actions)
             abort(&actions)
         case .awaitingUpstream(let attempt):
             if attempt.number == 1, facts.allowRetry(after: failure, idempotent: setup.isIdempotent) {
@@ -43,9 +43,9 @@ extension ExchangeMachine {
                 actions.append(.connectUpstream(fresh: true, requestComplete: requestComplete))
                 return actions
             }
-            actions.append(.noteError(failure.error, failure.message))
+            note(failure.error, failure.message, &actions)
             failBeforeResponse(status: failure.status, message: failure.message, contentType: failure.contentType, &actions)
-        case .admitted, .awaitingRequestEnd, .delaying, .hanging, .done:
+        case .admitted, .awaitingRequestEnd, .delaying, .hanging, .answered, .done:
             break
         }
         return actions

@@ -28,12 +28,14 @@ struct ExchangeMachine {
     var deadline: ConnectionDeadline.Kind?
     /// False once the connection or the process drains: no keep-alive after this exchange.
     private(set) var mayKeepAlive: Bool
+    /// Why the exchange failed, once noted (the first cause wins).
+    var failure: ExchangeFailure?
 
     /// A machine for a request whose head just arrived; `requestHeadReceived()` starts it.
-    init(setup: ExchangeSetup, mayKeepAlive: Bool = true) {
+    init(setup: ExchangeSetup, plan: FaultPlan = FaultPlan(), mayKeepAlive: Bool = true) {
         self.setup = setup
+        self.plan = plan
         self.mayKeepAlive = mayKeepAlive
-        if case .proxy(let plan) = setup.start { self.plan = plan } else { plan = FaultPlan() }
         state = .admitted
     }
 
@@ -41,10 +43,15 @@ struct ExchangeMachine {
     var requestComplete: Bool { request == .complete }
 
     /// Whether client bytes belong to this request (otherwise they are the next requests).
-    var isReadingRequest: Bool { !requestComplete && state != .done }
+    var isReadingRequest: Bool { !requestComplete && !isDone }
 
     /// Whether the exchange has ended.
-    var isDone: Bool { state == .done }
+    var isDone: Bool {
+        switch state {
+        case .done, .answered: true
+        default: false
+        }
+    }
 
     // MARK: Request events
 
@@ -75,7 +82,7 @@ struct ExchangeMachine {
     /// A request body part of `count` bytes arrived (the adapter holds it).
     mutating func requestBodyReceived(count: Int) -> ExchangeActions {
         var actions = ExchangeActions()
-        guard case .receiving(let received) = request, state != .done, state != .admitted else { return actions }
+        guard case .receiving(let received) = request, !isDone, state != .admitted else { return actions }
         let (sum, overflow) = received.addingReportingOverflow(UInt64(max(0, count)))
         let total = overflow ? UInt64.max : sum
         request = .receiving(received: total)
@@ -84,7 +91,7 @@ struct ExchangeMachine {
             // Nothing more of it reaches anyone: 413 if no response started, else a cut.
             let message = "request body exceeds the limit of \(limit) bytes"
             if state.responseStarted {
-                actions.append(.noteError(.bodyTooLarge, message))
+                note(.bodyTooLarge, message, &actions)
                 end(.closeClient(.now), &actions)
             } else {
                 actions.append(.closeUpstream)
@@ -109,7 +116,7 @@ struct ExchangeMachine {
     /// The request ended.
     mutating func requestEnded() -> ExchangeActions {
         var actions = ExchangeActions()
-        guard case .receiving = request, state != .done, state != .admitted else { return actions }
+        guard case .receiving = request, !isDone, state != .admitted else { return actions }
         request = .complete
         let chunked = setup.requestFraming == .chunked
         switch state {
@@ -140,7 +147,7 @@ struct ExchangeMachine {
     /// The request's bytes broke the protocol (`status` is 400, 414 or 431).
     mutating func requestMalformed(status: Int, message: String) -> ExchangeActions {
         var actions = ExchangeActions()
-        guard state != .done, state != .admitted else { return actions }
+        guard !isDone, state != .admitted else { return actions }
         answerLocally(status: status, message: message, closing: true, &actions)
         return actions
     }
@@ -157,7 +164,7 @@ struct ExchangeMachine {
     /// The client connection closed (or failed) before the exchange ended.
     mutating func clientClosed() -> ExchangeActions {
         var actions = ExchangeActions()
-        guard state != .done else { return actions }
+        guard !isDone else { return actions }
         abort(&actions)
         return actions
     }

@@ -5,8 +5,8 @@ import FaultlineHTTP
 struct ExchangeSetup {
     /// How the route started: proxied, or refused before any upstream is chosen.
     enum Start {
-        /// To the upstream, shaped by these faults.
-        case proxy(FaultPlan)
+        /// To the upstream, shaped by the exchange's fault plan.
+        case proxy
         /// Answered by Faultline once the request has been read.
         case refuse(status: Int, message: String)
     }

@@ -16,7 +16,7 @@ struct ExchangeStarter {
     /// The exchange for `head` (its target in origin form); `trace` is its log record, if
     /// one is kept; `mayKeepAlive` is false once the connection drains.
     func start(_ head: HTTPHead, trace: ExchangeTrace?, mayKeepAlive: Bool) -> Exchange {
-        var setup = ExchangeSetup(start: .proxy(FaultPlan()), head: head)
+        var setup = ExchangeSetup(start: .proxy, head: head)
         setup.timeouts.clientIdleMs = snapshot.config.clientTimeouts.idleMs
         setup.maxRequestBodyBytes = snapshot.config.limits.maxRequestBodyBytes
         guard let route = admit(head, setup: &setup) else {
@@ -33,19 +33,18 @@ struct ExchangeStarter {
             trace.faults = plan.names
             logFaults(plan, route: route, head: head, requestID: trace.requestID, log: snapshot.log)
         }
-        let upstream = route.upstream
         let upstreamHead = RequestHeadWriter.upstreamHead(
-            for: head, framing: setup.requestFraming, clientIP: clientIP, scheme: scheme, upstream: upstream,
+            for: head, framing: setup.requestFraming, clientIP: clientIP, scheme: scheme, upstream: route.upstream,
             upgrade: head.isUpgrade, requestID: trace?.requestID,
             dropping: controls.enabled ? [controls.delayHeader, controls.statusHeader] : [])
-        setup.start = .proxy(plan)
-        setup.upstreamName = upstream.name
-        setup.timeouts.connectMs = upstream.timeouts.connectMs
-        setup.timeouts.responseMs = upstream.timeouts.responseMs
-        setup.timeouts.tunnelIdleMs = upstream.timeouts.tunnelIdleMs
+        setup.start = .proxy
+        setup.upstreamName = route.upstream.name
+        setup.timeouts.connectMs = route.upstream.timeouts.connectMs
+        setup.timeouts.responseMs = route.upstream.timeouts.responseMs
+        setup.timeouts.tunnelIdleMs = route.upstream.timeouts.tunnelIdleMs
         if !plan.isEmpty && controls.markResponses { setup.faultMarker = plan.names.joined(separator: ", ") }
         return Exchange(snapshot: snapshot, route: route, upstreamHead: upstreamHead,
-                        machine: ExchangeMachine(setup: setup, mayKeepAlive: mayKeepAlive), decision: decision)
+                        machine: ExchangeMachine(setup: setup, plan: plan, mayKeepAlive: mayKeepAlive), decision: decision)
     }
 
     /// The route for `head`, or nil with the refusal set in `setup`.

@@ -37,6 +37,9 @@ enum ExchangeState: Equatable {
     case resetting
     /// After a 101: bytes are relayed both ways.
     case tunnel
+    /// The exchange ended with a response Faultline made (its write and finish actions were
+    /// emitted); nothing follows.
+    case answered(LocalAnswer)
     /// The exchange ended: its finish (or close) action was emitted; nothing follows.
     case done
 
@@ -44,7 +47,7 @@ enum ExchangeState: Equatable {
     var responseStarted: Bool {
         switch self {
         case .streamingResponse, .drainingPacer, .resetting, .tunnel: true
-        case .admitted, .awaitingRequestEnd, .delaying, .awaitingUpstream, .hanging, .done: false
+        case .admitted, .awaitingRequestEnd, .delaying, .awaitingUpstream, .hanging, .answered, .done: false
         }
     }
 }
