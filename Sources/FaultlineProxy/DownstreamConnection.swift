@@ -39,6 +39,14 @@ final class DownstreamConnection: StreamSocketDelegate {
     let clientPort: Int?
     let decoder: HTTP1Decoder
     var phase = Phase.idle
+    /// Whether `exchange` is the one in progress.
+    func isCurrent(_ exchange: Exchange) -> Bool {
+        switch phase {
+        case .exchange(let current), .tunnel(let current): current === exchange
+        case .idle, .readingHead, .closed: false
+        }
+    }
+
     /// The exchange in progress (also the one a tunnel came from).
     var exchange: Exchange? {
         switch phase {

@@ -5,9 +5,9 @@ import Testing
 struct ExchangeActionLayoutTests {
     /// Every event returns its actions inline: an action holding a reference would be
     /// retained, copied and released on every body part.
-    @Test func anActionIsPlainDataOfAtMostFourWords() {
+    @Test func anActionIsPlainDataOfAtMostThreeWords() {
         #expect(_isPOD(ExchangeAction.self))
         #expect(_isPOD(ExchangeActions.self))
-        #expect(MemoryLayout<ExchangeAction>.stride <= 32)
+        #expect(MemoryLayout<ExchangeAction>.stride <= 24)
     }
 }

@@ -98,7 +98,8 @@ struct ExchangeMachineScenarioTests {
         var machine = started(plan)
         var head = MachineFixture.responseHead()
         let actions = machine.responseHeadReceived(&head).all
-        #expect(actions.first == .startPacer(PacerSettings(bytesPerSecond: 0, chunkBytes: 1024, holdMilliseconds: 200)))
+        #expect(actions.first == .startPacer)
+        #expect(machine.pacerSettings == PacerSettings(bytesPerSecond: 0, chunkBytes: 1024, holdMilliseconds: 200))
         #expect(actions.contains(.disarmDeadline))
         let cut = machine.responseBodyReceived(count: 5).all
         #expect(cut.last == .awaitPacerDrain)

@@ -30,8 +30,8 @@ enum ExchangeAction: Equatable {
     case writeInterimHead
     /// Write the final response head in hand (already rewritten by any rewrite fault).
     case writeResponseHead(ResponseHeadShape)
-    /// Route response bytes through a pacer from now on.
-    case startPacer(PacerSettings)
+    /// Route response bytes through a pacer shaped by `ExchangeMachine.pacerSettings`.
+    case startPacer
     /// Write the first `count` bytes of the response body part in hand.
     case forwardResponseBody(ResponseBodyPart)
     /// The response body ended (the last chunk with trailers when `chunked`).

@@ -2,9 +2,9 @@
 /// hot path (every body part) allocates nothing.
 struct ExchangeActions: Sequence, Equatable {
     /// The most actions any event produces.
-    static let capacity = 8
+    static let capacity = 6
 
-    private var a0, a1, a2, a3, a4, a5, a6, a7: ExchangeAction?
+    private var a0, a1, a2, a3, a4, a5: ExchangeAction?
     /// How many actions there are.
     private(set) var count = 0
 
@@ -24,8 +24,6 @@ struct ExchangeActions: Sequence, Equatable {
         case 3: a3 = action
         case 4: a4 = action
         case 5: a5 = action
-        case 6: a6 = action
-        case 7: a7 = action
         default: preconditionFailure("an exchange event produced more than \(Self.capacity) actions")
         }
         count += 1
@@ -41,8 +39,6 @@ struct ExchangeActions: Sequence, Equatable {
         case 3: a3
         case 4: a4
         case 5: a5
-        case 6: a6
-        case 7: a7
         default: nil
         }
     }

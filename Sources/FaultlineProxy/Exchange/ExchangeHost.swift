@@ -23,6 +23,9 @@ protocol ExchangeHost: ExchangeClient, UpstreamConnectionOwner {
     var context: LoopContext { get }
     /// The exchange in progress.
     var exchange: Exchange? { get }
+    /// Whether `exchange` is the one in progress (checked before every action: an action may
+    /// have ended it).
+    func isCurrent(_ exchange: Exchange) -> Bool
     /// Its log record (nil when logging and HAR are off).
     var trace: ExchangeTrace? { get }
     /// (Re)starts the host's one deadline for the exchange.
@@ -46,7 +49,7 @@ extension ExchangeHost {
     /// action reported a further event that ended it).
     func run(_ actions: ExchangeActions, on exchange: Exchange, inHand: ExchangeInHand = .nothing) {
         for index in 0..<actions.count {
-            guard self.exchange === exchange, let action = actions[index] else { return }
+            guard isCurrent(exchange), let action = actions[index] else { return }
             perform(action, on: exchange, inHand: inHand)
         }
     }
@@ -72,8 +75,8 @@ extension ExchangeHost {
             if case .head(let head) = inHand { writeInterimHead(head, exchange: exchange) }
         case .writeResponseHead(let shape):
             if case .head(let head) = inHand { writeResponseHead(head, shape: shape, exchange: exchange) }
-        case .startPacer(let settings):
-            startPacer(settings, exchange: exchange)
+        case .startPacer:
+            startPacer(exchange.machine.pacerSettings, exchange: exchange)
         case .forwardResponseBody(let part):
             if case .body(let bytes) = inHand { forwardResponseBody(bytes, part: part, exchange: exchange) }
         case .endResponseBody(let chunked):

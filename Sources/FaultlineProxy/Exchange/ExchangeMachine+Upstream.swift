@@ -81,8 +81,7 @@ extension ExchangeMachine {
         if let rewrite = plan.rewrite { head = head.rewritten(by: rewrite) }
         let paced = plan.firstByteDelayMs > 0 || plan.downBytesPerSecond > 0
         if paced {
-            actions.append(.startPacer(PacerSettings(bytesPerSecond: plan.downBytesPerSecond, chunkBytes: plan.chunkBytes,
-                                                     holdMilliseconds: plan.firstByteDelayMs)))
+            actions.append(.startPacer)
         }
         let framing = BodyFraming.forwarding(response: head, headRequest: setup.isHeadRequest,
                                              clientMinorVersion: setup.clientMinorVersion)
@@ -99,6 +98,12 @@ extension ExchangeMachine {
         }
         if plan.cutAfterBytes == 0 { cut(stream, &actions) }
         return actions
+    }
+
+    /// How the faults shape the response when `startPacer` asks for a pacer.
+    var pacerSettings: PacerSettings {
+        PacerSettings(bytesPerSecond: plan.downBytesPerSecond, chunkBytes: plan.chunkBytes,
+                      holdMilliseconds: plan.firstByteDelayMs)
     }
 
     /// A response body part of `count` bytes arrived (the adapter holds it).

@@ -40,12 +40,15 @@ struct ExchangeMachine {
     }
 
     /// Whether the client's request has ended.
+    @inline(__always)
     var requestComplete: Bool { request == .complete }
 
     /// Whether client bytes belong to this request (otherwise they are the next requests).
+    @inline(__always)
     var isReadingRequest: Bool { !requestComplete && !isDone }
 
     /// Whether the exchange has ended.
+    @inline(__always)
     var isDone: Bool {
         switch state {
         case .done, .answered: true
@@ -154,8 +157,15 @@ struct ExchangeMachine {
 
     /// How long client reads pause after `count` bytes of an upload throttled by a fault
     /// (nil: no pause).
+    @inline(__always)
     func uploadPause(afterReading count: Int) -> Int? {
-        guard plan.upBytesPerSecond > 0, isReadingRequest else { return nil }
+        // Read on every client read: the common case (no throttle) touches one field.
+        guard plan.upBytesPerSecond > 0 else { return nil }
+        return throttledPause(afterReading: count)
+    }
+
+    private func throttledPause(afterReading count: Int) -> Int? {
+        guard isReadingRequest else { return nil }
         let pause = max(0, count) / plan.upBytesPerSecond * 1000
             + max(0, count) % plan.upBytesPerSecond * 1000 / plan.upBytesPerSecond
         return pause > 0 ? pause : nil
