@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// The parameters of each fault kind in the config file's format.
 enum FaultKindJSON {

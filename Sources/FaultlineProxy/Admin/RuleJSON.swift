@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// Rules as the admin API shows them: the config file's keys and values, plus where each
 /// rule came from, whether it is on, each fault's `kind` and its counters.
