@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
         .testTarget(name: "FaultlineConfigTests", dependencies: ["FaultlineConfig", "FaultlineTLS"], swiftSettings: strict),
         .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineConfig"], swiftSettings: strict),
-        .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO", "FaultlineConfig"], swiftSettings: strict),
+        .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO"], swiftSettings: strict),
         .testTarget(name: "FaultlineDemoOriginTests", dependencies: ["FaultlineDemoOrigin", "FaultlineIO", "FaultlineHTTP"], swiftSettings: strict),
         .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog"], swiftSettings: strict),
         .testTarget(name: "FaultlineIntegrationTests", swiftSettings: strict),

@@ -1,4 +1,3 @@
-import FaultlineConfig
 import FaultlineTLS
 import Foundation
 import Testing
