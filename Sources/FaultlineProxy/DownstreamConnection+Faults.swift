@@ -1,6 +1,6 @@
 import FaultlineHTTP
 import FaultlineIO
-import FaultlineRules
+import FaultlineConfig
 
 /// Request-phase faults: delays before the upstream is contacted, and the faults that end an
 /// exchange instead of it (synthesized statuses, resets, empty replies, hangs, garbage).

@@ -1,6 +1,6 @@
 import FaultlineHTTP
 import FaultlineLog
-import FaultlineRules
+import FaultlineConfig
 
 /// The exchange's log record: started when a request head arrives (or fails to parse),
 /// filled in as the exchange runs, written once when it ends, however it ends.

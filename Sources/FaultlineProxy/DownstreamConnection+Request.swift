@@ -1,6 +1,6 @@
 import FaultlineHTTP
 import FaultlineIO
-import FaultlineRules
+import FaultlineConfig
 
 extension DownstreamConnection {
     /// Feeds request bytes to the decoder and acts on what it found. A request the proxy

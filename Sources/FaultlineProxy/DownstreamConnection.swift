@@ -1,6 +1,6 @@
 import FaultlineHTTP
 import FaultlineIO
-import FaultlineRules
+import FaultlineConfig
 import FaultlineTLS
 
 /// A client connection: decodes requests one at a time (pipelined ones wait their turn),

@@ -1,6 +1,6 @@
 import FaultlineHTTP
 import FaultlineIO
-import FaultlineRules
+import FaultlineConfig
 
 /// Per-request state of one proxied exchange; the route and snapshot it started on stay fixed
 /// for its whole life, whatever reloads happen meanwhile.
