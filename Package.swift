@@ -24,23 +24,28 @@ let package = Package(
         .systemLibrary(name: "CNghttp2", pkgConfig: "libnghttp2",
                        providers: [.apt(["libnghttp2-dev"])]),
 
+        // Imports point downward only (scripts/check-layering.sh enforces it): IO, HTTP and
+        // Log at the bottom; TLS on IO; Config on TLS (it owns the pin values); the demo
+        // origin on IO, HTTP and TLS; Proxy above them; the CLI on top, with no C module.
         .target(name: "FaultlineIO", dependencies: ["CLinux"], swiftSettings: hotPath),
         .target(name: "FaultlineHTTP", dependencies: ["CLLHTTP"], swiftSettings: hotPath),
-        .target(name: "FaultlineRules", swiftSettings: hotPath),
         .target(name: "FaultlineLog", swiftSettings: hotPath),
-        .target(name: "FaultlineTLS", dependencies: ["FaultlineIO", "FaultlineRules", "COpenSSL"], swiftSettings: hotPath),
+        .target(name: "FaultlineTLS", dependencies: ["FaultlineIO", "COpenSSL"], swiftSettings: hotPath),
+        .target(name: "FaultlineConfig", dependencies: ["FaultlineTLS"], swiftSettings: hotPath),
+        .target(name: "FaultlineDemoOrigin", dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineTLS"], swiftSettings: hotPath),
         .target(name: "FaultlineProxy",
-                dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineRules", "FaultlineTLS", "FaultlineLog", "CLinux", "COpenSSL"],
+                dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog", "CLinux", "COpenSSL"],
                 swiftSettings: hotPath),
         .executableTarget(name: "faultline",
-                          dependencies: ["FaultlineProxy", "FaultlineRules", "FaultlineIO", "FaultlineTLS", "FaultlineLog", "CLinux"],
+                          dependencies: ["FaultlineProxy", "FaultlineDemoOrigin", "FaultlineConfig", "FaultlineIO", "FaultlineTLS", "FaultlineLog"],
                           swiftSettings: strict),
 
         .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
-        .testTarget(name: "FaultlineRulesTests", dependencies: ["FaultlineRules"], swiftSettings: strict),
-        .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineRules"], swiftSettings: strict),
-        .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO", "FaultlineRules"], swiftSettings: strict),
-        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineRules", "FaultlineLog"], swiftSettings: strict),
+        .testTarget(name: "FaultlineConfigTests", dependencies: ["FaultlineConfig", "FaultlineTLS"], swiftSettings: strict),
+        .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineConfig"], swiftSettings: strict),
+        .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO"], swiftSettings: strict),
+        .testTarget(name: "FaultlineDemoOriginTests", dependencies: ["FaultlineDemoOrigin", "FaultlineIO", "FaultlineHTTP"], swiftSettings: strict),
+        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog"], swiftSettings: strict),
         .testTarget(name: "FaultlineIntegrationTests", swiftSettings: strict),
     ]
 )

@@ -56,7 +56,7 @@ fi
 
 build=.build/fuzz
 c_modules=(CLLHTTP CLinux)
-swift_modules=(FaultlineHTTP FaultlineIO FaultlineRules FaultlineLog FaultlineTLS FaultlineProxy)
+swift_modules=(FaultlineHTTP FaultlineIO FaultlineConfig FaultlineLog FaultlineTLS FaultlineProxy)
 start=$(date +%s)
 # FaultlineProxy depends on every other library module, so this builds all of them.
 swift build -c debug --build-path "$build" --target FaultlineProxy \

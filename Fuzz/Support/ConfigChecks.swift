@@ -1,5 +1,5 @@
 import Foundation
-@testable import FaultlineRules
+@testable import FaultlineConfig
 
 /// What the proxy builds from an accepted configuration, run once per accepted input.
 enum ConfigCompilation {

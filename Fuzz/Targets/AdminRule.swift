@@ -1,5 +1,5 @@
 import Foundation
-@testable import FaultlineRules
+@testable import FaultlineConfig
 
 /// Rules posted to the admin API: JSON bytes through `ConfigLoader.parseRuleWithPosition`
 /// with and without a name from the URL, then compiled into a route table and fault

@@ -1,5 +1,5 @@
 import Foundation
-@testable import FaultlineRules
+@testable import FaultlineConfig
 
 /// Configuration files: JSON bytes through `ConfigLoader.parseWithWarnings` and, when the
 /// file is accepted, through what the proxy compiles from it at start (route table, fault

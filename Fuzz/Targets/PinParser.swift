@@ -1,4 +1,5 @@
-import FaultlineRules
+import FaultlineConfig
+import FaultlineTLS
 
 /// SPKI pins as teams paste them, through `PinParser.parse`. Invariants: no input traps;
 /// a refusal has a message; an accepted pin reads back to itself from every spelling

@@ -1,6 +1,6 @@
 import FaultlineHTTP
 @testable import FaultlineProxy
-import FaultlineRules
+import FaultlineConfig
 
 /// Request heads through the decoder and the upstream head writer, as the proxy does in
 /// `ExchangeStarter.start`. Invariant: for every head the proxy forwards, what

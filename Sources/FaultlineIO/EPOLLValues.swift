@@ -1,4 +1,4 @@
-internal import CLinux
+private import CLinux
 
 /// epoll's constants, read once from the C shim.
 enum EPOLLValues {

@@ -1,4 +1,4 @@
-internal import CLinux
+private import CLinux
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-internal import CLinux
+private import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif

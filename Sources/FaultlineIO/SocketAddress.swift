@@ -1,4 +1,3 @@
-internal import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +36,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         var result: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(literal, nil, &hints, &result)
         guard status == 0, let first = result else {
-            throw IOError("resolve \(host)", code: status == EAI_SYSTEM ? cl_errno() : ENOENT)
+            throw IOError("resolve \(host)", code: status == EAI_SYSTEM ? errno : ENOENT)
         }
         defer { freeaddrinfo(result) }
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)

@@ -1,6 +1,6 @@
 import FaultlineHTTP
 import FaultlineIO
-import FaultlineRules
+import FaultlineConfig
 
 /// The client side of an exchange, written as HTTP/1 bytes.
 extension DownstreamConnection: ExchangeClient {

@@ -1,6 +1,6 @@
 import FaultlineHTTP
 import FaultlineIO
-import FaultlineRules
+import FaultlineConfig
 
 /// The HTTP/1 bytes of the answers faults make: synthesized statuses, garbage and broken
 /// chunk framing. When they are written is the exchange machine's decision.

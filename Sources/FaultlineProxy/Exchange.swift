@@ -1,6 +1,6 @@
 import FaultlineHTTP
 import FaultlineIO
-import FaultlineRules
+import FaultlineConfig
 
 /// One exchange as its adapters see it: the state machine that decides, and the resources
 /// its actions work on (the upstream connection, the pacer, a fault timer, bytes held

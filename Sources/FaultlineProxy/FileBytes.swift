@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// Reads small files (fault bodies) at snapshot time; never on the hot path, never on an
 /// event loop. Regular files of at most `FaultBodyFile.maxBytes` only, opened non-blocking,

@@ -1,5 +1,5 @@
 import FaultlineHTTP
-import FaultlineRules
+import FaultlineConfig
 
 extension HTTPHead {
     /// The head with a rewrite fault applied: another status, fields removed, fields added.

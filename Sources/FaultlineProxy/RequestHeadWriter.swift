@@ -1,5 +1,5 @@
 import FaultlineHTTP
-import FaultlineRules
+import FaultlineConfig
 
 /// Builds the head Faultline sends upstream from the head a client sent: hop-by-hop fields
 /// removed, X-Forwarded-For/-Proto/-Host and Via added, Host kept or rewritten.

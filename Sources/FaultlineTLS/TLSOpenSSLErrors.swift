@@ -1,4 +1,4 @@
-internal import COpenSSL
+private import COpenSSL
 
 /// Reads and clears OpenSSL's thread-local error queue, which would otherwise leak stale
 /// reasons into the next failure reported on the same thread.

@@ -1,5 +1,5 @@
 import FaultlineProxy
-import FaultlineRules
+import FaultlineConfig
 
 /// `faultline check-config FILE`: validates a config and compiles it as `run` would.
 enum CheckConfigCommand {

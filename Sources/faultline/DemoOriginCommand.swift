@@ -1,7 +1,7 @@
-private import CLinux
 import FaultlineIO
 import FaultlineProxy
-import FaultlineRules
+import FaultlineDemoOrigin
+import FaultlineConfig
 
 /// `faultline demo-origin`: the built-in httpbin-like origin on its own.
 enum DemoOriginCommand {
@@ -26,7 +26,7 @@ enum DemoOriginCommand {
             Console.err("faultline demo-origin: --workers expects 1...256")
             return .usage
         }
-        _ = cl_block_signals()
+        ProcessSignals.block()
         do {
             let spec = try SocketAddressSpec(parsing: parsed["listen"] ?? "127.0.0.1:8081")
             let address = try SocketAddress.resolve(host: spec.host, port: spec.port)
@@ -34,11 +34,13 @@ enum DemoOriginCommand {
             let origin = try DemoOrigin(address: address, group: group)
             Console.err("faultline: demo origin listening on \(origin.boundAddress)")
             while true {
-                let signal = cl_wait_signal()
-                if signal == CL_SIGTERM || signal == CL_SIGINT {
+                switch ProcessSignals.next() {
+                case .terminate, .interrupt:
                     origin.stop()
                     group.stop()
                     return .ok
+                case .hangUp, nil:
+                    continue
                 }
             }
         } catch let error as ConfigError {

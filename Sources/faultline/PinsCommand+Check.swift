@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 import FaultlineTLS
 import Foundation
 

@@ -1,7 +1,7 @@
-private import CLinux
 import FaultlineIO
 import FaultlineProxy
-import FaultlineRules
+import FaultlineDemoOrigin
+import FaultlineConfig
 
 /// `faultline run`: serves until SIGTERM/SIGINT (drain, exit 0); SIGHUP reloads the config file.
 enum RunCommand {
@@ -54,7 +54,7 @@ enum RunCommand {
         // is then capped to what that allows, with a warning).
         DescriptorBudget.raiseSoftLimit()
         // Signals are taken by this thread only; every thread started later inherits the mask.
-        _ = cl_block_signals()
+        ProcessSignals.block()
         let server: ProxyServer
         var origin: DemoOrigin?
         do {
@@ -74,8 +74,8 @@ enum RunCommand {
             return .failure
         }
         while true {
-            let signal = cl_wait_signal()
-            if signal == CL_SIGHUP {
+            switch ProcessSignals.next() {
+            case .hangUp:
                 guard parsed["config"] != nil else {
                     Console.err("faultline: SIGHUP ignored: no config file to reload")
                     continue
@@ -91,10 +91,12 @@ enum RunCommand {
                 } catch {
                     Console.err("faultline: log file not reopened, still writing to the old one: \(error)")
                 }
-            } else if signal == CL_SIGTERM || signal == CL_SIGINT {
+            case .terminate, .interrupt:
                 origin?.stop()
                 server.drain(timeoutMilliseconds: server.snapshot.config.clientTimeouts.drainMs)
                 return .ok
+            case nil:
+                continue
             }
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import FaultlineLog
-import FaultlineRules
+import FaultlineConfig
 
 @Suite("log config")
 struct LogConfigTests {

@@ -1,10 +1,10 @@
 import Foundation
 import FaultlineLog
-import FaultlineRules
+import FaultlineConfig
 
 extension LogPolicy {
     /// The mapping the proxy uses from the config section to a policy (FaultlineLog does
-    /// not depend on FaultlineRules).
+    /// not depend on FaultlineConfig).
     init(config: LogConfig) {
         let redact = config.redact
         self.init(

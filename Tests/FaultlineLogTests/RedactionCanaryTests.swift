@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import FaultlineLog
-import FaultlineRules
+import FaultlineConfig
 
 /// Distinct secret values through every path; none may reach any encoded output, while
 /// their non-secret neighbours must.

@@ -1,6 +1,6 @@
 import Testing
 @testable import FaultlineProxy
-import FaultlineRules
+import FaultlineConfig
 
 @Suite("Runtime rule overlay")
 struct AdminRuleOverlayTests {

@@ -1,5 +1,5 @@
 import FaultlineHTTP
-import FaultlineRules
+import FaultlineConfig
 import Testing
 @testable import FaultlineProxy
 

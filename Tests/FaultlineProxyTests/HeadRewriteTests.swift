@@ -1,7 +1,7 @@
 import Testing
 @testable import FaultlineProxy
 import FaultlineHTTP
-import FaultlineRules
+import FaultlineConfig
 
 @Suite("Head rewriting")
 struct HeadRewriteTests {

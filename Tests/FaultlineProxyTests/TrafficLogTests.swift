@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FaultlineProxy
 import FaultlineLog
-import FaultlineRules
+import FaultlineConfig
 
 /// How a reload treats the log: the same destination keeps its sink (no reopen, no lost
 /// lines), a new one opens a new sink, an unwritable one refuses the whole snapshot.

@@ -1,4 +1,3 @@
-import FaultlineRules
 import FaultlineTLS
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// Why the admin API refuses a request: an HTTP status, a message and, when one field is
 /// to blame, its path (e.g. `rule.faults[0].status.code`).

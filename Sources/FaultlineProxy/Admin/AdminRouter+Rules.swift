@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 import Foundation
 
 /// The rule changes: each parses and checks first, then changes the overlay in one step.

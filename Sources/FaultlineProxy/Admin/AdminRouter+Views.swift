@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// The read-only rule endpoints and the counter reset.
 extension AdminRouter {

@@ -1,6 +1,6 @@
 import Dispatch
 import FaultlineIO
-import FaultlineRules
+import FaultlineConfig
 
 /// The admin API's listener: loopback by default, on the first event loop (admin traffic is
 /// light and must not need a loop of its own). The loop only parses and checks requests;

@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// A fault's `when` object, in the config file's keys.
 struct FaultConditionJSON: Encodable {

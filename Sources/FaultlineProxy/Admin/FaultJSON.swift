@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// One fault of a rule: `name`, `enabled`, `kind`, the parameters under the kind's keyword
 /// (as in the config file), `when` if it has a condition, and its counters.

@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// The parameter objects of each fault kind, in the config file's keys.
 extension FaultKindJSON {

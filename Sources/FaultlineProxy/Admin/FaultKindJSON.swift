@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// The parameters of a fault in the config file's format, as the value under the kind's
 /// keyword (`{"status": {"code": 503}}`); a profile is its name.

@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// A rule's `match` object; `{}` matches every request.
 struct RouteMatchJSON: Encodable {

@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// A rule as the admin API shows it: the config file's keys and values, plus where it came
 /// from (`source`), whether it is on, each fault's `kind` and its counters.

@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// The admin API's changes. Each checks the names against `current` (the effective
 /// configuration) and refuses with a 404 or 409 before changing anything.

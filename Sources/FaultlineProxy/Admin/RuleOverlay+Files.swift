@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 extension RuleOverlay {
     /// The `body_file` paths of the rules added or replaced at runtime: files that must stay

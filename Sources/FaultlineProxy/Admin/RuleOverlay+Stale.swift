@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 extension RuleOverlay {
     /// The changes that `apply` skips on `base` because the names they refer to are gone

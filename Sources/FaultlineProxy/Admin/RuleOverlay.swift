@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// Rule changes made through the admin API, kept apart from the file's configuration so that
 /// a reload of the file keeps them. Changes refer to rules by name; a change whose name no

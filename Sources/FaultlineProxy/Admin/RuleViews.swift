@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// The effective rules of one snapshot as the admin API shows them, with their source
 /// (file or runtime), switch and counters.

@@ -1,5 +1,5 @@
 import FaultlineHTTP
-import FaultlineRules
+import FaultlineConfig
 
 /// The client-side operations an exchange's actions come down to. The HTTP/1 connection
 /// writes them as HTTP/1 bytes; an HTTP/2 stream adapter will write them as frames on its

@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// Timers, fault steps and the ways an exchange ends.
 extension ExchangeMachine {

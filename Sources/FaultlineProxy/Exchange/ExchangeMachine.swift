@@ -1,5 +1,5 @@
 import FaultlineHTTP
-import FaultlineRules
+import FaultlineConfig
 
 /// One exchange (a request and its response) as a state machine without sockets, loops or
 /// configuration I/O: protocol adapters report events, the machine answers with the actions

@@ -1,6 +1,6 @@
 import FaultlineHTTP
 import FaultlineLog
-import FaultlineRules
+import FaultlineConfig
 
 /// Decides how a request starts, once its head has arrived: refused by Faultline (CONNECT,
 /// a bad Host, a declared body over the limit, no route), or routed to an upstream with

@@ -1,5 +1,5 @@
 import FaultlineHTTP
-import FaultlineRules
+import FaultlineConfig
 
 extension FaultPlan {
     /// Per-request control by header (opt-in): a delay in milliseconds and/or a status code.

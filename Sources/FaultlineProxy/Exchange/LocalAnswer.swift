@@ -1,4 +1,4 @@
-import FaultlineRules
+import FaultlineConfig
 
 /// A response Faultline wrote itself instead of relaying the upstream's.
 enum LocalAnswer: Equatable {

@@ -1,0 +1,64 @@
+import FaultlineTLS
+
+/// An origin the proxy forwards to.
+public struct UpstreamConfig: Sendable, Equatable {
+    /// The key under `upstreams` that routes refer to.
+    public let name: String
+    /// The URL scheme: `http` or `https`.
+    public let scheme: String
+    /// Host name or IP literal (IPv6 without brackets), lowercased; resolved elsewhere.
+    public let host: String
+    /// TCP port.
+    public let port: UInt16
+    /// Which Host header to send.
+    public let hostHeader: HostHeaderPolicy
+    /// The Host value sent under `.upstream`: `host[:port]`, port omitted when it is the
+    /// scheme's default, IPv6 in brackets.
+    public let hostHeaderValue: String
+    /// Connection and response timeouts.
+    public let timeouts: UpstreamTimeouts
+    /// Cap on idle pooled connections per event loop.
+    public let maxIdleConnections: Int
+
+    /// TLS settings: non-nil exactly when the scheme is `https`.
+    public let tls: UpstreamTLSConfig?
+
+    /// Default for `max_idle_connections`.
+    public static let defaultMaxIdleConnections = 64
+
+    /// Creates an upstream; `hostHeaderValue` is derived from host and port. For `https`,
+    /// a nil `tls` means the defaults (system trust, verify `host`, TLS 1.2+, no pins);
+    /// for `http`, `tls` is ignored.
+    public init(
+        name: String,
+        scheme: String = "http",
+        host: String,
+        port: UInt16 = 80,
+        hostHeader: HostHeaderPolicy = .preserve,
+        timeouts: UpstreamTimeouts = UpstreamTimeouts(),
+        maxIdleConnections: Int = UpstreamConfig.defaultMaxIdleConnections,
+        tls: UpstreamTLSConfig? = nil
+    ) {
+        self.name = name
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+        self.hostHeader = hostHeader
+        self.timeouts = timeouts
+        self.maxIdleConnections = maxIdleConnections
+        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
+        let defaultPort: UInt16 = scheme == "https" ? 443 : 80
+        self.hostHeaderValue = port == defaultPort ? bracketed : "\(bracketed):\(port)"
+        self.tls = scheme == "https" ? (tls ?? UpstreamTLSConfig(serverName: host)) : nil
+    }
+
+    /// Whether the proxy speaks TLS to this upstream.
+    public var isTLS: Bool {
+        scheme == "https"
+    }
+
+    /// The upstream's pins, if it has any.
+    public var pins: PinPolicy? {
+        tls?.pins
+    }
+}

@@ -1,0 +1,42 @@
+import FaultlineConfig
+import FaultlineTLS
+import Synchronization
+
+/// How Faultline talks TLS to one upstream: trust and session cache, the name to verify, and
+/// the pins that narrow the verified chain. Compiled once per config snapshot.
+final class UpstreamSecurity: Sendable {
+    let upstreamName: String
+    let context: TLSClientContext
+    let serverName: String
+    let port: UInt16
+    let verifyHostname: Bool
+    let pins: PinSet?
+    /// Whether the warnings that need a served chain (no backup outside it, matches only on
+    /// an intermediate) were given; once per snapshot, at the first full handshake.
+    let chainWarningsGiven = Atomic<Bool>(false)
+
+    init(upstream: UpstreamConfig, tls: UpstreamTLSConfig) throws(TLSConfigurationError) {
+        upstreamName = upstream.name
+        context = try TLSClientContext(trustSystemStore: tls.trust.system, caFile: tls.trust.caFile,
+                                       alpnProtocols: ["http/1.1"], minimumVersion: tls.minVersion.tlsVersion)
+        serverName = tls.serverName
+        port = upstream.port
+        verifyHostname = tls.verifyHostname
+        pins = tls.pins.map(PinSet.init(policy:))
+    }
+
+    /// A client session for a new connection.
+    func makeSession() -> TLSSession {
+        context.makeSession(serverName: serverName, port: port, verifyHostname: verifyHostname)
+    }
+}
+
+extension MinimumTLSVersion {
+    /// The TLS engine's spelling of the same version.
+    var tlsVersion: TLSProtocolVersion {
+        switch self {
+        case .tls12: .tls12
+        case .tls13: .tls13
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import FaultlineIO
+import FaultlineConfig
+
+/// Everything one event loop owns for proxying: its view of the config, its upstream pool,
+/// its client connections. Touched only on that loop's thread (hence unchecked Sendable:
+/// other threads only pass it back to its loop through `execute`).
+final class LoopContext: @unchecked Sendable {
+    /// The loop.
+    let loop: EventLoop
+    /// What all loops share.
+    let state: ProxyServerState
+    /// Open connections across the process.
+    var connections: ConnectionCounter { state.connections }
+    /// The config new exchanges on this loop use. A new one retires the pool entries the
+    /// old one made and the new one does not use.
+    var snapshot: ConfigSnapshot {
+        didSet { pool.retainOnly(Self.poolKeys(of: snapshot)) }
+    }
+    /// Idle upstream connections.
+    let pool = UpstreamPool()
+    /// Whether the process is draining: no keep-alive, no new connections.
+    private(set) var draining = false
+
+    private var clients: [ObjectIdentifier: DownstreamConnection] = [:]
+    private var listeners: [Listener] = []
+    private static let sweepIntervalMilliseconds = 100
+
+    init(loop: EventLoop, state: ProxyServerState, snapshot: ConfigSnapshot) {
+        self.loop = loop
+        self.state = state
+        self.snapshot = snapshot
+        pool.retainOnly(Self.poolKeys(of: snapshot))
+    }
+
+    /// The pool keys (address and TLS settings) of every upstream `snapshot` configures.
+    static func poolKeys(of snapshot: ConfigSnapshot) -> [UpstreamPool.Key] {
+        snapshot.config.upstreams.compactMap { upstream in
+            snapshot.address(ofUpstream: upstream.name).map {
+                UpstreamPool.Key(address: $0, security: snapshot.security(ofUpstream: upstream.name))
+            }
+        }
+    }
+
+    /// Starts the deadline sweep; call on the loop's thread.
+    func start() {
+        scheduleSweep()
+    }
+
+    /// Starts accepting on `fd` (already bound and listening) for listener `listenerIndex`.
+    func listen(fd: Int32, listenerIndex: Int) throws(IOError) {
+        let listener = try Listener(fd: fd, loop: loop) { [unowned self] fd, peer in
+            self.accept(fd: fd, peer: peer, listenerIndex: listenerIndex)
+        }
+        listeners.append(listener)
+    }
+
+    private func accept(fd: Int32, peer: SocketAddress?, listenerIndex: Int) {
+        guard !draining, connections.admit(limit: snapshot.config.limits.maxConnections) else {
+            Sockets.close(fd)
+            return
+        }
+        do {
+            let tls = listenerIndex < snapshot.listenerTLS.count ? snapshot.listenerTLS[listenerIndex] : nil
+            let connection = try DownstreamConnection(fd: fd, peer: peer, context: self, tls: tls)
+            clients[ObjectIdentifier(connection)] = connection
+        } catch {
+            Sockets.close(fd)
+            connections.release()
+        }
+    }
+
+    /// Called by a connection when it has closed for good.
+    func connectionClosed(_ connection: DownstreamConnection) {
+        if clients.removeValue(forKey: ObjectIdentifier(connection)) != nil {
+            connections.release()
+        }
+    }
+
+    /// Stops accepting, closes idle connections and lets busy ones finish their exchange.
+    func beginDrain() {
+        draining = true
+        for listener in listeners { listener.close() }
+        listeners.removeAll()
+        pool.closeAll()
+        for connection in Array(clients.values) { connection.drain() }
+    }
+
+    private func scheduleSweep() {
+        // The context lives as long as its loop runs; a weak capture would move every
+        // reference count of it to the slow side-table path.
+        loop.schedule(afterMilliseconds: Self.sweepIntervalMilliseconds) { [unowned(unsafe) self] in
+            self.sweep()
+        }
+    }
+
+    /// Enforces deadlines; coarse (100 ms) so that no request pays for arming a timer.
+    private func sweep() {
+        let now = loop.now
+        for connection in Array(clients.values) {
+            connection.checkDeadline(now: now)
+        }
+        pool.closeExpired(now: now)
+        scheduleSweep()
+    }
+}

@@ -1,0 +1,118 @@
+import FaultlineConfig
+import Synchronization
+
+/// What every loop of the proxy shares: the current config snapshot, connection accounting,
+/// pin outcomes and the event sink. Everything here is safe to touch from any thread.
+///
+/// The running configuration is the last one loaded from the file (or command line) with
+/// the admin API's rule changes laid over it, so a SIGHUP reload keeps runtime rules.
+final class ProxyServerState: Sendable {
+    /// Open client connections.
+    let connections: ConnectionCounter
+    /// The soft descriptor limit the connection ceiling was computed from.
+    private let descriptorLimit: Int
+    /// Pin outcomes per upstream.
+    let pinStatus = PinStatusBoard()
+    /// Where notable events go (the executable prints them).
+    private let eventSink: @Sendable (ProxyEvent) -> Void
+
+    private struct Configuration {
+        var snapshot: ConfigSnapshot
+        var base: ProxyConfig
+        var overlay = RuleOverlay()
+        var generation: Int
+    }
+
+    /// Serializes changes; held while a new snapshot compiles (DNS, certificates, files),
+    /// which happens on the admin queue or the signal thread. Event loops never take it.
+    private let current: Mutex<Configuration>
+    /// The snapshot in effect, held only to copy the reference: what loops may touch
+    /// (operator events, upstream logging) without ever waiting for a compile.
+    private let published: Mutex<ConfigSnapshot>
+    private let loops = Mutex<[LoopContext]>([])
+
+    init(snapshot: ConfigSnapshot, events: @escaping @Sendable (ProxyEvent) -> Void,
+         connections: ConnectionCounter = ConnectionCounter(), descriptorLimit: Int = Int.max) {
+        self.connections = connections
+        self.descriptorLimit = descriptorLimit
+        current = Mutex(Configuration(snapshot: snapshot, base: snapshot.config, generation: snapshot.generation))
+        published = Mutex(snapshot)
+        eventSink = events
+    }
+
+    /// Reports `event`, its texts redacted with the running configuration's rules first: a
+    /// TLS error, pin report or reload error is no more allowed to carry a secret than a log
+    /// record is.
+    func events(_ event: ProxyEvent) {
+        eventSink(event.redacted(by: snapshot.log.policy.redactor))
+    }
+
+    /// Tells the operator when `configured` (limits.max_connections) is above what the
+    /// descriptor limit allows; the lower ceiling applies.
+    func warnIfCapped(_ configured: Int) {
+        guard configured > connections.ceiling else { return }
+        eventSink(.connectionsCapped(configured: configured, effective: connections.ceiling, descriptorLimit: descriptorLimit))
+    }
+
+    /// The loops that receive new snapshots; set once at start.
+    func attach(_ contexts: [LoopContext]) {
+        loops.withLock { $0 = contexts }
+    }
+
+    /// The snapshot new exchanges use; never waits for a compile in progress.
+    var snapshot: ConfigSnapshot { published.withLock { $0 } }
+
+    /// The configuration last loaded from the file (or command line), without runtime changes.
+    /// Waits for a compile in progress: not for event loops.
+    var base: ProxyConfig { current.withLock { $0.base } }
+
+    /// The runtime rule changes in effect. Waits for a compile in progress: not for event loops.
+    var overlay: RuleOverlay { current.withLock { $0.overlay } }
+
+    /// Client connections open now.
+    var connectionCount: Int { connections.value }
+
+    /// Makes `config` (from the file) the base; runtime rule changes stay on top of it.
+    @discardableResult
+    func reload(base config: ProxyConfig) throws(ConfigErrors) -> ConfigSnapshot {
+        try update { state throws(ConfigErrors) in state.base = config }
+    }
+
+    /// Changes the runtime rules; nothing changes if the result does not compile.
+    @discardableResult
+    func updateOverlay(_ change: (inout RuleOverlay) throws(ConfigErrors) -> Void) throws(ConfigErrors) -> ConfigSnapshot {
+        try update { state throws(ConfigErrors) in try change(&state.overlay) }
+    }
+
+    /// Compiles the changed configuration, then swaps it in everywhere: new exchanges use it,
+    /// exchanges in flight finish on the snapshot they started with. Blocks for the compile:
+    /// call it off the event loops (the admin API's queue, the signal thread).
+    private func update(_ change: (inout Configuration) throws(ConfigErrors) -> Void) throws(ConfigErrors) -> ConfigSnapshot {
+        var previousLimit = 0
+        let next: ConfigSnapshot = try current.withLock { state throws(ConfigErrors) -> ConfigSnapshot in
+            previousLimit = state.snapshot.config.limits.maxConnections
+            var changed = state
+            try change(&changed)
+            let effective = try changed.overlay.apply(to: changed.base)
+            let snapshot = try ConfigSnapshot(config: effective, generation: state.generation + 1, previous: state.snapshot,
+                                              confinedBodyFiles: changed.overlay.bodyFiles)
+            changed.snapshot = snapshot
+            changed.generation = snapshot.generation
+            state = changed
+            // Published while still holding the compile lock, so snapshots appear in order.
+            // The replaced snapshot is released outside that lock (its deinit frees TLS contexts).
+            let replaced = published.withLock { published -> ConfigSnapshot in
+                defer { published = snapshot }
+                return published
+            }
+            _ = replaced
+            return snapshot
+        }
+        for context in loops.withLock({ $0 }) {
+            context.loop.execute { context.snapshot = next }
+        }
+        events(.reloaded(generation: next.generation))
+        if next.config.limits.maxConnections != previousLimit { warnIfCapped(next.config.limits.maxConnections) }
+        return next
+    }
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Checks the layering rule on the sources and Package.swift (README.md, Layout): imports point downward only,
+# C modules stay behind `private import`, and the CLI and the demo origin use none.
+#
+#   scripts/check-layering.sh        exits non-zero and lists every violation
+#
+# Layers, lowest first; a module may import only modules of a lower layer:
+#   0  FaultlineIO, FaultlineHTTP, FaultlineLog
+#   1  FaultlineTLS
+#   2  FaultlineConfig, FaultlineDemoOrigin
+#   3  FaultlineProxy
+#   4  faultline (the CLI)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+declare -A layer=(
+  [FaultlineIO]=0 [FaultlineHTTP]=0 [FaultlineLog]=0
+  [FaultlineTLS]=1
+  [FaultlineConfig]=2 [FaultlineDemoOrigin]=2
+  [FaultlineProxy]=3
+  [faultline]=4
+)
+c_modules='CLinux|CLLHTTP|COpenSSL|CNghttp2'
+# Modules that may not import a C module at all, not even privately.
+no_c=(faultline FaultlineDemoOrigin)
+
+failures=0
+fail() {
+  echo "check-layering: $*" >&2
+  failures=$((failures + 1))
+}
+
+for dir in Sources/*/; do
+  module=$(basename "$dir")
+  [[ $module =~ ^($c_modules)$ ]] && continue
+  if [[ -z ${layer[$module]+set} ]]; then
+    fail "$module has no layer; add it to scripts/check-layering.sh"
+    continue
+  fi
+  while IFS= read -r hit; do
+    file=${hit%%:*}
+    rest=${hit#*:}
+    line=${rest%%:*}
+    statement=${rest#*:}
+    # The imported module is the word after `import` (and an optional kind such as `struct`).
+    imported=$(sed -E 's/.*import[[:space:]]+((typealias|struct|class|enum|protocol|let|var|func)[[:space:]]+)?([A-Za-z0-9_]+).*/\3/' <<<"$statement")
+    where="$file:$line: $(sed -E 's/^[[:space:]]+//' <<<"$statement")"
+    if [[ $imported =~ ^($c_modules)$ ]]; then
+      for banned in "${no_c[@]}"; do
+        [[ $module == "$banned" ]] && fail "$where: $module may not import a C module"
+      done
+      [[ $statement =~ ^[[:space:]]*private[[:space:]]+import[[:space:]] ]] \
+        || fail "$where: a C module must be imported with \`private import\`"
+    elif [[ -n ${layer[$imported]+set} ]]; then
+      (( ${layer[$imported]} < ${layer[$module]} )) \
+        || fail "$where: $module (layer ${layer[$module]}) may not import $imported (layer ${layer[$imported]})"
+    fi
+  done < <(grep -rnE --include='*.swift' '^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*((public|package|internal|fileprivate|private)[[:space:]]+)?import[[:space:]]' "$dir" || true)
+done
+
+# The same rule on Package.swift's target dependencies.
+if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
+  export PATH="/opt/swift/usr/bin:$PATH"
+fi
+layers=$(for module in "${!layer[@]}"; do echo "$module=${layer[$module]}"; done)
+while IFS= read -r problem; do
+  [[ -n $problem ]] && fail "Package.swift: $problem"
+done < <(swift package dump-package | python3 -c '
+import json, re, sys
+layers = dict(line.split("=") for line in sys.argv[1].split())
+c_modules, no_c = re.compile(sys.argv[2]), sys.argv[3].split()
+for target in json.load(sys.stdin)["targets"]:
+    name = target["name"]
+    if name not in layers: continue
+    for dependency in target.get("dependencies", []):
+        used = (dependency.get("byName") or dependency.get("target") or dependency.get("product") or [""])[0]
+        if c_modules.fullmatch(used):
+            if name in no_c: print(f"{name} may not depend on the C module {used}")
+        elif used in layers and int(layers[used]) >= int(layers[name]):
+            print(f"{name} (layer {layers[name]}) may not depend on {used} (layer {layers[used]})")
+' "$layers" "$c_modules" "${no_c[*]}")
+
+if [[ $failures -gt 0 ]]; then
+  echo "check-layering: $failures violation(s)" >&2
+  exit 1
+fi
+echo "check-layering: imports point downward; C modules stay private" >&2
