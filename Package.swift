@@ -36,11 +36,15 @@ let package = Package(
                           dependencies: ["FaultlineProxy", "FaultlineRules", "FaultlineIO", "FaultlineTLS", "FaultlineLog", "CLinux"],
                           swiftSettings: strict),
 
+        // Helpers every test target shares: temporary directories, processes, sockets, clients.
+        .target(name: "FaultlineTestSupport", dependencies: ["COpenSSL"], path: "Tests/FaultlineTestSupport", swiftSettings: strict),
+        .testTarget(name: "FaultlineIOTests", dependencies: ["FaultlineIO", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
-        .testTarget(name: "FaultlineRulesTests", dependencies: ["FaultlineRules"], swiftSettings: strict),
-        .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineRules"], swiftSettings: strict),
-        .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO", "FaultlineRules"], swiftSettings: strict),
-        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineRules", "FaultlineLog"], swiftSettings: strict),
-        .testTarget(name: "FaultlineIntegrationTests", swiftSettings: strict),
+        .testTarget(name: "FaultlineRulesTests", dependencies: ["FaultlineRules", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineRules", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO", "FaultlineRules", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineRules", "FaultlineLog", "FaultlineTestSupport"], swiftSettings: strict),
+        // Depends on the executable so that building the tests builds the binary they run.
+        .testTarget(name: "FaultlineIntegrationTests", dependencies: ["faultline", "FaultlineTestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import FaultlineTestSupport
 
 /// Certificate chains minted at test time with the `openssl` CLI in a temporary directory,
 /// and their SPKI pins computed by the openssl CLI pipeline
