@@ -34,7 +34,7 @@ fi
 if [[ $# -eq 0 && "${FAULTLINE_SKIP_HARDENING:-0}" != 1 ]]; then
   hardening=0
   scripts/fuzz.sh --runs "${FAULTLINE_FUZZ_RUNS:-5000}" || hardening=$?
-  SANITIZED='FaultlineHTTPTests|FaultlineRulesTests|FaultlineLogTests|FaultlineTLSTests|FaultlineProxyTests'
+  SANITIZED='FaultlineIOTests|FaultlineHTTPTests|FaultlineRulesTests|FaultlineLogTests|FaultlineTLSTests|FaultlineProxyTests'
   SANITIZED+='|MalformedRequestTests|HeaderTests|ProtocolDetailTests|LoggingCanaryTests|HARExportTests|ProxyingTests|PinSpellingTests'
   scripts/sanitize.sh address --filter "$SANITIZED" || hardening=$?
   scripts/sanitize.sh thread --filter "$SANITIZED" || hardening=$?
