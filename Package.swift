@@ -40,12 +40,16 @@ let package = Package(
                           dependencies: ["FaultlineProxy", "FaultlineDemoOrigin", "FaultlineConfig", "FaultlineIO", "FaultlineTLS", "FaultlineLog"],
                           swiftSettings: strict),
 
+        // Helpers every test target shares: temporary directories, processes, sockets, clients.
+        .target(name: "FaultlineTestSupport", dependencies: ["COpenSSL"], path: "Tests/FaultlineTestSupport", swiftSettings: strict),
         .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
-        .testTarget(name: "FaultlineConfigTests", dependencies: ["FaultlineConfig", "FaultlineTLS"], swiftSettings: strict),
-        .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineConfig"], swiftSettings: strict),
-        .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO"], swiftSettings: strict),
-        .testTarget(name: "FaultlineDemoOriginTests", dependencies: ["FaultlineDemoOrigin", "FaultlineIO", "FaultlineHTTP"], swiftSettings: strict),
-        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog"], swiftSettings: strict),
-        .testTarget(name: "FaultlineIntegrationTests", swiftSettings: strict),
+        .testTarget(name: "FaultlineIOTests", dependencies: ["FaultlineIO", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineConfigTests", dependencies: ["FaultlineConfig", "FaultlineTLS", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineConfig", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineDemoOriginTests", dependencies: ["FaultlineDemoOrigin", "FaultlineIO", "FaultlineHTTP", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog", "FaultlineTestSupport"], swiftSettings: strict),
+        // Depends on the executable so that building the tests builds the binary they run.
+        .testTarget(name: "FaultlineIntegrationTests", dependencies: ["faultline", "FaultlineTestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,3 +1,4 @@
+import FaultlineTestSupport
 import Foundation
 import Testing
 @testable import FaultlineConfig
@@ -65,12 +66,12 @@ struct FaultConfigTests {
     }
 
     @Test func bodyFileIsResolvedAndChecked() throws {
-        let directory = try TemporaryDirectory(files: ["pages/oops.html"])
+        let directory = try TemporaryDirectory(placeholders: ["pages/oops.html"])
         defer { directory.remove() }
-        let path = try directory.write(withFaults(#"[{"status": {"code": 500, "body_file": "pages/oops.html"}}]"#))
+        let path = try directory.writeConfig(withFaults(#"[{"status": {"code": 500, "body_file": "pages/oops.html"}}]"#))
         let config = try ConfigLoader.load(path: path)
         #expect(config.routes[0].faults[0].kind == .status(StatusFault(code: 500, body: .file(directory.path("pages/oops.html")))))
-        let missing = try directory.write(withFaults(#"[{"status": {"code": 500, "body_file": "nope.html"}}]"#), as: "b.json")
+        let missing = try directory.writeConfig(withFaults(#"[{"status": {"code": 500, "body_file": "nope.html"}}]"#), as: "b.json")
         #expect(throws: ConfigErrors.self) { try ConfigLoader.load(path: missing) }
         do {
             _ = try ConfigLoader.load(path: missing)

@@ -1,3 +1,4 @@
+import FaultlineTestSupport
 import Foundation
 import Testing
 @testable import FaultlineConfig
@@ -5,13 +6,13 @@ import Testing
 @Suite("TLS listeners")
 struct ListenerTLSTests {
     @Test func fullListenerFromFileResolvesRelativePaths() throws {
-        let directory = try TemporaryDirectory(files: [
+        let directory = try TemporaryDirectory(placeholders: [
             "certs/proxy.pem", "certs/proxy-key.pem", "certs/api.pem", "certs/api-key.pem",
             "certs/old.pem", "certs/old-key.pem", "keys/drill.pem", "keys/drill-key.pem",
         ])
         defer { directory.remove() }
         let absolute = directory.path("keys/drill.pem")
-        let path = try directory.write(#"""
+        let path = try directory.writeConfig(#"""
         {"listeners": [
            {"address": "127.0.0.1:8080"},
            {"address": "127.0.0.1:8443", "tls": {
@@ -56,7 +57,7 @@ struct ListenerTLSTests {
     }
 
     @Test func parseResolvesAgainstAGivenBaseDirectory() throws {
-        let directory = try TemporaryDirectory(files: ["c.pem", "k.pem"])
+        let directory = try TemporaryDirectory(placeholders: ["c.pem", "k.pem"])
         defer { directory.remove() }
         let config = try ConfigLoader.parse(
             Data(tlsListener(#"{"certificate": "c.pem", "key": "k.pem"}"#).utf8), file: nil, baseDirectory: directory.url.path)
@@ -64,9 +65,9 @@ struct ListenerTLSTests {
     }
 
     @Test func missingFilesAreNamedAsWritten() throws {
-        let directory = try TemporaryDirectory(files: ["certs/proxy.pem"])
+        let directory = try TemporaryDirectory(placeholders: ["certs/proxy.pem"])
         defer { directory.remove() }
-        let path = try directory.write(tlsListener(#"{"certificate": "certs/proxy.pem", "key": "certs/x.pem"}"#))
+        let path = try directory.writeConfig(tlsListener(#"{"certificate": "certs/proxy.pem", "key": "certs/x.pem"}"#))
         #expect(throws: ConfigErrors(
             errors: [ConfigError(path: "listeners[0].tls.key", message: #"cannot read "certs/x.pem": No such file or directory"#)],
             file: path)
@@ -79,7 +80,7 @@ struct ListenerTLSTests {
     }
 
     @Test func directoryIsNotAReadableFile() throws {
-        let directory = try TemporaryDirectory(files: ["certs/proxy.pem"])
+        let directory = try TemporaryDirectory(placeholders: ["certs/proxy.pem"])
         defer { directory.remove() }
         let json = tlsListener(#"{"certificate": "\#(directory.path("certs/proxy.pem"))", "key": "\#(directory.path("certs"))"}"#)
         #expect(configErrors(json) == [#"listeners[0].tls.key: cannot read "\#(directory.path("certs"))": Is a directory"#])

@@ -1,3 +1,4 @@
+import FaultlineTestSupport
 import Foundation
 import Testing
 @testable import FaultlineConfig
@@ -158,9 +159,9 @@ struct PinPolicyConfigTests {
     }
 
     @Test func loadWithWarningsFromFile() throws {
-        let directory = try TemporaryDirectory(files: [])
+        let directory = try TemporaryDirectory(placeholders: [])
         defer { directory.remove() }
-        let path = try directory.write(pins(#""sha256": ["\#(Self.a)"]"#))
+        let path = try directory.writeConfig(pins(#""sha256": ["\#(Self.a)"]"#))
         let (config, warnings) = try ConfigLoader.loadWithWarnings(path: path, now: Self.now)
         #expect(config.upstream(named: "staging")?.pins?.live == [try pin(PinVectors.a)])
         #expect(warnings == [ConfigWarning(

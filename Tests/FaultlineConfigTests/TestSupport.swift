@@ -1,3 +1,4 @@
+import FaultlineTestSupport
 import Foundation
 @testable import FaultlineConfig
 
@@ -31,8 +32,33 @@ func withRoute(_ route: String) -> String {
     """#
 }
 
-/// The repository root, found from this file's location.
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()
-    .deletingLastPathComponent()
-    .deletingLastPathComponent()
+/// The repository root.
+let repositoryRoot = TestPaths.packageRoot
+
+/// Errors of `json` parsed without checking that referenced files exist.
+func configErrorsSkippingFiles(_ json: String) -> [String] {
+    do {
+        _ = try ConfigLoader.parse(Data(json.utf8), file: nil, checkFiles: false)
+        return []
+    } catch {
+        return error.errors.map(\.description)
+    }
+}
+
+/// The config and warnings of `json`, files unchecked, at a fixed "now".
+func loadWithWarnings(_ json: String, now: Date = Date()) throws -> (config: ProxyConfig, warnings: [String]) {
+    let (config, warnings) = try ConfigLoader.parseWithWarnings(Data(json.utf8), file: nil, checkFiles: false, now: now)
+    return (config, warnings.map(\.description))
+}
+
+/// A minimal document with one https upstream "staging" whose members are `members`
+/// (JSON object members, without braces) after its url.
+func httpsUpstream(_ members: String = "", url: String = "https://staging.example.com") -> String {
+    let tail = members.isEmpty ? "" : ", \(members)"
+    return minimal(upstream: #"{"url": "\#(url)"\#(tail)}"#).replacingOccurrences(of: #""demo""#, with: #""staging""#)
+}
+
+/// A minimal document whose only listener has `tls` set to the JSON object `tls`.
+func tlsListener(_ tls: String) -> String {
+    #"{"listeners": [{"address": "127.0.0.1:0", "tls": \#(tls)}], "upstreams": {"demo": {"url": "http://127.0.0.1:8081"}}}"#
+}

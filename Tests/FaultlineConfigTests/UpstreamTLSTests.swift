@@ -1,3 +1,4 @@
+import FaultlineTestSupport
 import Foundation
 import Testing
 @testable import FaultlineConfig
@@ -49,9 +50,9 @@ struct UpstreamTLSTests {
     }
 
     @Test func trustMinVersionAndVerifyHostname() throws {
-        let directory = try TemporaryDirectory(files: ["certs/staging-ca.pem"])
+        let directory = try TemporaryDirectory(placeholders: ["certs/staging-ca.pem"])
         defer { directory.remove() }
-        let path = try directory.write(httpsUpstream(
+        let path = try directory.writeConfig(httpsUpstream(
             #""trust": {"ca_file": "certs/staging-ca.pem", "system": false}, "min_version": "1.3", "verify_hostname": true"#))
         let tls = try #require(try ConfigLoader.load(path: path).upstream(named: "staging")?.tls)
         #expect(tls.trust == UpstreamTrustConfig(caFile: directory.path("certs/staging-ca.pem"), system: false))

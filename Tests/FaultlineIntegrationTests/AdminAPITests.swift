@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 @Suite("Admin API", .timeLimit(.minutes(2)))
 struct AdminAPITests {

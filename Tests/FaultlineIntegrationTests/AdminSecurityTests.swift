@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import FaultlineTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// The demo origin and a Faultline proxy with an admin listener (port 0), from a config file
 /// in a temporary directory; killed when dropped. Lives here rather than in Support/ only

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Request and response bodies in every framing, checked end to end with SHA-256.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// The command line as a user meets it: help, version, config checking, exit codes.
 @Suite(.timeLimit(.minutes(1)))

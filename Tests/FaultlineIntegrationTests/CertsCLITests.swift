@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// `faultline certs init` through the real binary, checked with the openssl CLI.
 @Suite(.timeLimit(.minutes(3)))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Differential framing test through the real binary ("Make the classes
 /// impossible"): clients send a corpus of request sequences through Faultline to an origin

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Every exchange is bounded: a request body answered by a fault or by the proxy itself
 /// times out and is held to the body limit, and an idle WebSocket tunnel is closed.

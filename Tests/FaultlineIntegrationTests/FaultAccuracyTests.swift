@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Injected delays and throttles are accurate at the client, and other traffic on the same
 /// event loop keeps flowing while they run.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// A bad fault in the config is refused by `check-config` (exit 3) with a message naming
 /// the field; `run` refuses to start on it.

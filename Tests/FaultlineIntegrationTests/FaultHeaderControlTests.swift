@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Opt-in per-request faults by header (`fault_headers`): a request asks for a status or a
 /// delay; the headers never reach the upstream; without the opt-in they do nothing.

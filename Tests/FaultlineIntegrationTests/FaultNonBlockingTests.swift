@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Hangs, delays and throttles are timers on the event loop: on a single worker, other
 /// exchanges are served at full speed while they are in progress.

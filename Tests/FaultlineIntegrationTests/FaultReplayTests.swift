@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// A seed makes random fault decisions replayable: the same seed and request order give
 /// the same fire/no-fire decisions on another run of the binary; another seed differs.

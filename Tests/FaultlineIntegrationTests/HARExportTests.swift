@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// The HAR capture: a valid HAR 1.2 document from `GET /har` and `faultline har export`,
 /// bounded by `har.max_entries`, emptied by `DELETE /har`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Hop-by-hop headers stay on their hop; forwarding headers are added.
 @Suite(.timeLimit(.minutes(1)))

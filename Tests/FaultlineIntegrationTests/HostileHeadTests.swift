@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Heads a peer can send that must never crash the proxy or be forwarded: integer extremes,
 /// malformed Host values, empty names, folded lines, h2c upgrade offers, prohibited trailers,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Reloading and stopping a proxy that is serving traffic.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// The secrets of one run: every value is `CANARY-<purpose>-<nonce>`, and the nonce appears
 /// nowhere else, so finding it (or "CANARY") in any output is a leak.

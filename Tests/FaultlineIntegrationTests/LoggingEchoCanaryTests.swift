@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// secrets that the name lists alone miss. An origin that echoes the
 /// request (as httpbin does) puts the request's credential headers under JSON keys, its URL

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// The shape of the traffic log: JSON Lines with the documented fields, request ids
 /// end to end, the readable text form, and the defaults.

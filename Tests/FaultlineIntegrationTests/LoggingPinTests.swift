@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Pin checks in the traffic log: a record of kind `pin` per full handshake saying which
 /// certificate matched which pin, and the verdict and the connect and TLS times on every

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Every record kind the proxy writes (exchange, pin verdict, pin warning, fault, client and
 /// upstream TLS failures) and the HAR document parse with a checker that refuses a repeated

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// The log sink under stress and misuse: a stdout nobody reads, unwritable paths at start
 /// and on reload, rotation by SIGHUP, and oversized headers and bodies.

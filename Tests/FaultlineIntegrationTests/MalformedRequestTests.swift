@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Bad client input gets a clear status, the connection is closed, and nobody else notices.
 @Suite(.timeLimit(.minutes(1)))

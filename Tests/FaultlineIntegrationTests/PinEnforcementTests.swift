@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// SPKI pins on an https upstream, through the real binary: chains minted with the openssl
 /// CLI, served by a Python TLS origin that logs every connection and request.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Pins whose base64 starts with "/" (found by the PinParser fuzz target): Faultline's own
 /// spelling, `sha256/` + base64, then begins `sha256//`, like curl's. Both spellings of the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// `openssl s_server` serving a chain on a loopback port, killed when dropped.
 private final class OpenSSLServer: Sendable {

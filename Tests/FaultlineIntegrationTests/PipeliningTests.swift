@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Pipelined requests get exactly their own responses, in order, even when the proxy answers
 /// some of them itself (no route, a status fault, a refused body).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// An upstream connection returns to the pool only after one complete request and its
 /// complete response; every other ending closes it, so no client's bytes reach another's

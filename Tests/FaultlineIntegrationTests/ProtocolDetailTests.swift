@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// HTTP/1.x details a proxy must get right: trailers, interim responses, HTTP/1.0 clients,
 /// bodiless statuses, upstream connection reuse, Host handling, body limits.

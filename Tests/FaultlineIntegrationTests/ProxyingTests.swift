@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Plain proxying through Faultline to the demo origin: methods, keep-alive, pipelining, routing.
 @Suite(.timeLimit(.minutes(1)))

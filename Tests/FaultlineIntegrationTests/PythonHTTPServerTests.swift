@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Faultline in front of an origin not written here: Python's `http.server`, which answers
 /// HTTP/1.0 with close-delimited bodies.

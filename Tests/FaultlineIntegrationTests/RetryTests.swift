@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// A pooled upstream connection that turns out dead is retried only when that cannot run a
 /// request twice: idempotent methods (RFC 9110 §9.2.2), or any method when the upstream

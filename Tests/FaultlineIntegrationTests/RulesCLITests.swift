@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 @Suite("faultline rules", .timeLimit(.minutes(2)))
 struct RulesCLITests {

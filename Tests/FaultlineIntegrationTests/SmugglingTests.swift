@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// A `Connection` header may not remove the framing the proxy computed: a request that names
 /// Content-Length, Transfer-Encoding or Host in it is refused (400) before anything reaches

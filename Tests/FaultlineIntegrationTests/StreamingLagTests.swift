@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Everything read from the upstream is written to the client at once: an event stream
 /// reaches the client as each event is written, not when the next one arrives.

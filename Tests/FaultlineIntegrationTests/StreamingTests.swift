@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Streams that must not be buffered, tunnels, and clients that go away.
 @Suite(.timeLimit(.minutes(1)))

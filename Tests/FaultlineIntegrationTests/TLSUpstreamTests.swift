@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// https upstreams through the real binary: chain verification before pins, `openssl s_server`
 /// as the origin, pooled TLS connections.

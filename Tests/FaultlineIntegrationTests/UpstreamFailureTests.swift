@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// What a client sees when the upstream is down, slow, broken or dies mid-response.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FaultlineLog
+import FaultlineTestSupport
 
 @Suite("HAR capture")
 struct HARCaptureTests {
@@ -40,7 +41,7 @@ struct HARCaptureTests {
     }
 
     private func entries(_ capture: HARCapture) throws -> [[String: Any]] {
-        let document = try parseJSONLine(capture.export(creatorVersion: "9.9.9"))
+        let document = try JSONObject.parse(capture.export(creatorVersion: "9.9.9"))
         try validateHAR(document)
         let log = document["log"] as? [String: Any]
         return log?["entries"] as? [[String: Any]] ?? []
@@ -56,7 +57,7 @@ struct HARCaptureTests {
         capture.append(failed)
 
         let bytes = capture.export(creatorVersion: "9.9.9")
-        let document = try parseJSONLine(bytes)
+        let document = try JSONObject.parse(bytes)
         try validateHAR(document)
         let log = try #require(document["log"] as? [String: Any])
         #expect(log["version"] as? String == "1.2")
@@ -142,7 +143,7 @@ struct HARCaptureTests {
         #expect(capture.count == 3)
         #expect(capture.droppedCount == 7)
         #expect(try entries(capture).map { $0["_requestId"] as? String } == ["r7", "r8", "r9"])
-        let comment = try parseJSONLine(capture.export(creatorVersion: "1"))["log"] as? [String: Any]
+        let comment = try JSONObject.parse(capture.export(creatorVersion: "1"))["log"] as? [String: Any]
         #expect((comment?["comment"] as? String)?.hasPrefix("7 earlier") == true)
 
         capture.setLimits(maxEntries: 1, maxBytes: 1 << 20)
@@ -196,7 +197,7 @@ struct HARCaptureTests {
         for neighbour in ["shoes", "session", "theme", "sid", "ann", "lang=en", "Bearer", "access_token", "password"] {
             #expect(text.contains(neighbour), "\(neighbour) missing")
         }
-        try validateHAR(try parseJSONLine(Array(text.utf8)))
+        try validateHAR(try JSONObject.parse(Array(text.utf8)))
     }
 
     @Test func clearEmptiesTheCapture() throws {

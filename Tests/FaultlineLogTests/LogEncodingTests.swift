@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FaultlineLog
+import FaultlineTestSupport
 
 @Suite("Record encoding")
 struct LogEncodingTests {
@@ -34,7 +35,7 @@ struct LogEncodingTests {
         let line = JSONLineEncoder.encode(sample())
         #expect(line.last == 10)
         #expect(line.dropLast().contains(10) == false)
-        let object = try parseJSONLine(line)
+        let object = try JSONObject.parse(line)
         #expect(object["time"] as? String == "2026-11-29T15:00:00.123Z")
         #expect(object["kind"] as? String == "exchange")
         #expect(object["request.id"] as? String == "4f9c2a7e1b3d5a60")
@@ -70,7 +71,7 @@ struct LogEncodingTests {
         record.setTarget("/p\u{0}ath?x=\u{1}", policy: policy)
         let line = JSONLineEncoder.encode(record)
         #expect(!line.dropLast().contains { $0 < 0x20 })
-        let object = try parseJSONLine(line)
+        let object = try JSONObject.parse(line)
         #expect(object["faultline.message"] as? String == "a\"b\\c\n\r\t\u{1B}[31m\u{7F}\u{2028}é\u{FFFD}\u{FFFD}")
         #expect(object["url.path"] as? String == "/p\u{0}ath")
     }
@@ -105,7 +106,7 @@ struct LogEncodingTests {
         #expect(record.responseBody == String(repeating: "b", count: 32) + "…[truncated 12345 bytes]")
         #expect(record.requestBody?.hasPrefix(#"{"password": "[REDACTED]"#) == true)
         #expect(record.requestBody?.contains("0123") == false)
-        _ = try parseJSONLine(JSONLineEncoder.encode(record))
+        _ = try JSONObject.parse(JSONLineEncoder.encode(record))
     }
 
     @Test func headersAndBodiesOnlyWhenAsked() {
@@ -155,7 +156,7 @@ struct RecordKeyTests {
             #expect(line.components(separatedBy: key).count == 2, "\(key) once in \(line)")
         }
         #expect(!line.contains("shadow") && !line.contains("dup"), "\(line)")
-        let object = try parseJSONLine(Array(line.utf8))
+        let object = try JSONObject.parse(Array(line.utf8))
         #expect(object["faultline.pin.candidate"] as? String == "pass")
         #expect(object["faultline.pin.matched"] as? [String] == ["a", "b"])
         let chain = object["faultline.pin.chain"] as? [[String: String]]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FaultlineLog
+import FaultlineTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ struct LogSinkTests {
     private func line(_ text: String) -> [UInt8] { Array((text + "\n").utf8) }
 
     @Test func writesRecordsToAFileWithMode0640() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory(prefix: "faultline-log")
         defer { scratch.remove() }
         let path = scratch.path + "/nested/dir/f.jsonl"
         let sink = try LogSink(destination: .file(path: path), format: "auto")
@@ -34,7 +35,7 @@ struct LogSinkTests {
     }
 
     @Test func reopenAfterRenameWritesToTheNewFile() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory(prefix: "faultline-log")
         defer { scratch.remove() }
         let path = scratch.path + "/f.log"
         let sink = try LogSink(destination: .file(path: path), format: "json")
@@ -59,7 +60,7 @@ struct LogSinkTests {
     }
 
     @Test func unwritablePathErrorNamesPathAndReason() throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory(prefix: "faultline-log")
         defer { scratch.remove() }
         do {
             _ = try LogSink(destination: .file(path: scratch.path), format: "json")

@@ -33,28 +33,3 @@ func logConfigErrors(_ json: String) -> [String] {
         return error.errors.map(\.description)
     }
 }
-
-/// Parses one JSON line into a dictionary.
-func parseJSONLine(_ line: [UInt8]) throws -> [String: Any] {
-    let object = try JSONSerialization.jsonObject(with: Data(line))
-    guard let dictionary = object as? [String: Any] else { throw TestFailure("not an object: \(String(decoding: line, as: UTF8.self))") }
-    return dictionary
-}
-
-/// A failure message as an Error.
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// A fresh temporary directory, removed by `remove()`.
-struct ScratchDirectory {
-    let path: String
-    init() throws {
-        path = NSTemporaryDirectory() + "faultline-log-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}

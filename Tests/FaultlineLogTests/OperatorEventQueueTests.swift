@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FaultlineLog
+import FaultlineTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import FaultlineTestSupport
 import Foundation
 import Testing
 import FaultlineLog
@@ -79,7 +80,7 @@ struct RedactionCanaryTests {
         records.append(pin)
 
         // Every encoder, and a real file sink.
-        let scratch = try ScratchDirectory()
+        let scratch = try TemporaryDirectory(prefix: "faultline-log")
         defer { scratch.remove() }
         let sink = try LogSink(destination: .file(path: scratch.path + "/logs/canary.jsonl"), format: "json")
         var outputs: [String] = []
@@ -100,7 +101,7 @@ struct RedactionCanaryTests {
             #expect(everything.contains(neighbour), "neighbour \(neighbour) missing")
         }
         for line in outputs.last?.split(separator: "\n") ?? [] {
-            _ = try parseJSONLine(Array(line.utf8))
+            _ = try JSONObject.parse(Array(line.utf8))
         }
         let redacted = Set(records.flatMap(\.redacted))
         for field in ["request.header.authorization", "response.header.x-api-key", "request.query.token",

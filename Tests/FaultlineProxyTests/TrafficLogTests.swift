@@ -1,3 +1,4 @@
+import FaultlineTestSupport
 import Foundation
 import Testing
 @testable import FaultlineProxy
@@ -17,15 +18,10 @@ struct TrafficLogTests {
         LogConfig(format: .json, destination: .file, path: path, headers: headers)
     }
 
-    private func scratch() throws -> String {
-        let path = NSTemporaryDirectory() + "faultline-trafficlog-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     @Test func sameDestinationKeepsTheSinkAndNewOneOpensAnother() throws {
-        let directory = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try TemporaryDirectory(prefix: "faultline-trafficlog")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let first = try ConfigSnapshot(config: config(log: fileLog("\(directory)/a.log")), generation: 1)
         let sameFile = try ConfigSnapshot(config: config(log: fileLog("\(directory)/a.log", headers: true)),
                                           generation: 2, previous: first)

@@ -1,12 +1,13 @@
 import FaultlineTLS
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// `pins compute FILE` inputs: each kind's pin equals the openssl CLI pipeline.
 @Suite(.timeLimit(.minutes(1)))
 struct CertificateInspectorTests {
     @Test func certificatePEMAndDER() throws {
-        let scratch = try CertificateScratch()
+        let scratch = try TemporaryDirectory(prefix: "faultline-tls")
         try scratch.shell("""
             openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout k.pem -out c.pem -subj '/CN=a' -days 1
             openssl x509 -in c.pem -outform DER -out c.der
@@ -20,7 +21,7 @@ struct CertificateInspectorTests {
     }
 
     @Test func chainKeepsFileOrderWithEveryPin() throws {
-        let scratch = try CertificateScratch()
+        let scratch = try TemporaryDirectory(prefix: "faultline-tls")
         try scratch.shell("""
             openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key -out ca.pem -subj '/CN=Root' -days 2
             openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout leaf.key -out leaf.csr -subj '/CN=leaf'
@@ -44,7 +45,7 @@ struct CertificateInspectorTests {
         ("ed25519.pem", "openssl genpkey -algorithm ED25519 -out ed25519.pem"),
     ])
     func privateKeys(file: String, command: String) throws {
-        let scratch = try CertificateScratch()
+        let scratch = try TemporaryDirectory(prefix: "faultline-tls")
         try scratch.shell(command)
         let input = try CertificateInspector.inspect(path: scratch.path(file))
         #expect(input.kind == .privateKey)
@@ -56,7 +57,7 @@ struct CertificateInspectorTests {
     }
 
     @Test func publicKeyAndCertificateRequest() throws {
-        let scratch = try CertificateScratch()
+        let scratch = try TemporaryDirectory(prefix: "faultline-tls")
         try scratch.shell("""
             openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out k.pem
             openssl pkey -in k.pem -pubout -out pub.pem
@@ -79,7 +80,7 @@ struct CertificateInspectorTests {
     }
 
     @Test func refusalsSayWhatWasFound() throws {
-        let scratch = try CertificateScratch()
+        let scratch = try TemporaryDirectory(prefix: "faultline-tls")
         try scratch.shell("""
             openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -aes256 -pass pass:secret -out enc.pem
             openssl ecparam -name prime256v1 -out params.pem

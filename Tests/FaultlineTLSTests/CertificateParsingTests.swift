@@ -1,12 +1,13 @@
 import FaultlineTLS
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// Certificates read by OpenSSL, compared with what the openssl CLI says about them.
 @Suite(.timeLimit(.minutes(1)))
 struct CertificateParsingTests {
     @Test func readsSubjectIssuerNamesAndValidity() throws {
-        let scratch = try CertificateScratch()
+        let scratch = try TemporaryDirectory(prefix: "faultline-tls")
         try scratch.shell("""
             openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout key.pem -out cert.pem \
               -subj '/O=Test/CN=leaf.example' -days 2 \
@@ -29,7 +30,7 @@ struct CertificateParsingTests {
     }
 
     @Test func pemAndDERGiveTheSameCertificateAndThePipelinePin() throws {
-        let scratch = try CertificateScratch()
+        let scratch = try TemporaryDirectory(prefix: "faultline-tls")
         try scratch.shell("""
             openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -subj '/CN=rsa.example' -days 1 \
               && openssl x509 -in cert.pem -outform DER -out cert.der
@@ -47,7 +48,7 @@ struct CertificateParsingTests {
     }
 
     @Test func errorsNameTheFileAndWhatItHolds() throws {
-        let scratch = try CertificateScratch()
+        let scratch = try TemporaryDirectory(prefix: "faultline-tls")
         try scratch.shell("openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out key.pem")
         let empty = try scratch.write("empty.pem", "")
         let garbage = try scratch.write("garbage.bin", "hello, not a certificate")

@@ -1,13 +1,14 @@
 import FaultlineTLS
 import Foundation
 import Testing
+import FaultlineTestSupport
 
 /// The minter's output as the openssl CLI sees it.
 @Suite(.timeLimit(.minutes(1)))
 struct MinterTests {
     @Test func mintedChainVerifiesWithOpenSSL() throws {
         let fixture = try PinFixture()
-        let scratch = try CertificateScratch()
+        let scratch = try TemporaryDirectory(prefix: "faultline-tls")
         try scratch.write("root.pem", fixture.root.certificate.pem)
         try scratch.write("intermediate.pem", fixture.intermediate.certificate.pem)
         try scratch.write("leaf.pem", fixture.leaf.certificate.pem)
@@ -37,7 +38,7 @@ struct MinterTests {
         #expect(leaf.certificate.subjectAlternativeNames == ["DNS:localhost", "IP:127.0.0.1", "IP:::1"])
         #expect(leaf.certificate.publicKey.algorithm == "RSA 2048")
         #expect(leaf.certificate.subject == "CN=localhost,O=Faultline development")
-        let scratch = try CertificateScratch()
+        let scratch = try TemporaryDirectory(prefix: "faultline-tls")
         try scratch.write("root.pem", root.certificate.pem)
         try scratch.write("leaf.pem", leaf.chainPEM)
         #expect(try scratch.shell("openssl verify -CAfile root.pem -verify_ip 127.0.0.1 leaf.pem").contains("OK"))
@@ -48,7 +49,7 @@ struct MinterTests {
 
     @Test func drillsFailVerificationForTheirReason() throws {
         let fixture = try PinFixture()
-        let scratch = try CertificateScratch()
+        let scratch = try TemporaryDirectory(prefix: "faultline-tls")
         try scratch.write("root.pem", fixture.root.certificate.pem)
         let expectations: [(CertificateDrill, String)] = [
             (.expired, "certificate has expired"),
@@ -71,7 +72,7 @@ struct MinterTests {
     }
 
     @Test func initDirectoryIsIdempotentAndKeysArePrivate() throws {
-        let scratch = try CertificateScratch()
+        let scratch = try TemporaryDirectory(prefix: "faultline-tls")
         let directory = scratch.path("certs")
         let first = try CertificateMinter.initDirectory(directory, names: ["localhost", "127.0.0.1"], drills: true, force: false, now: Date())
         #expect(first.createdCA)

@@ -1,6 +1,7 @@
 import Foundation
 @testable import FaultlineTLS
 import Testing
+import FaultlineTestSupport
 
 @Suite("TLS against real peers", .timeLimit(.minutes(1)))
 struct TLSInteropTests {
@@ -58,7 +59,7 @@ struct TLSInteropTests {
 
     @Test("connection errors name the peer")
     func probeErrors() throws {
-        let port = try TLSTestSockets.freePort()
+        let port = UInt16(try FreePort.closed())
         #expect(throws: TLSProbeError.self) {
             _ = try TLSProbe.fetchChain(host: "127.0.0.1", port: port, caFile: nil, timeoutMs: 2000)
         }
@@ -72,7 +73,7 @@ struct TLSInteropTests {
     @Test("curl --cacert talks HTTPS to the server context")
     func curlClient() throws {
         let server = try TLSTestServer(context: try serverContext())
-        let result = try TLSTestCommand.run(["curl", "-sS", "--max-time", "10", "--cacert", certs.rootCA,
+        let result = try Command.run(["curl", "-sS", "--max-time", "10", "--cacert", certs.rootCA,
                                              "https://localhost:\(server.port)/"])
         let outcome = server.finish()
         #expect(result.output == "hello")
@@ -83,10 +84,10 @@ struct TLSInteropTests {
     @Test("openssl s_client negotiates TLS 1.3 and ALPN http/1.1")
     func sClient() throws {
         let server = try TLSTestServer(context: try serverContext())
-        let result = try TLSTestCommand.launch(["openssl", "s_client", "-connect", "127.0.0.1:\(server.port)",
+        let result = try Command.launch(["openssl", "s_client", "-connect", "127.0.0.1:\(server.port)",
                                                 "-servername", "localhost", "-alpn", "h2,http/1.1", "-CAfile", certs.rootCA,
                                                 "-verify_return_error", "-ign_eof"],
-                                               input: "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n", timeoutSeconds: 15)
+                                               input: "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n", timeout: .seconds(15))
         let outcome = server.finish()
         #expect(result.output.contains("ALPN protocol: http/1.1"))
         #expect(result.output.contains("TLSv1.3"))
@@ -98,8 +99,8 @@ struct TLSInteropTests {
     @Test("TLS 1.1 is refused with a clear reason")
     func tls11Refused() throws {
         let server = try TLSTestServer(context: try serverContext())
-        let result = try TLSTestCommand.launch(["openssl", "s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_1",
-                                                "-cipher", "DEFAULT@SECLEVEL=0"], input: "", timeoutSeconds: 15)
+        let result = try Command.launch(["openssl", "s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_1",
+                                                "-cipher", "DEFAULT@SECLEVEL=0"], input: "", timeout: .seconds(15))
         let outcome = server.finish()
         #expect(result.status != 0)
         #expect(outcome.failure?.hasPrefix("handshake failure: protocol version") == true)
@@ -108,7 +109,7 @@ struct TLSInteropTests {
     @Test("curl speaking plain HTTP to the TLS port gets a clear server-side error")
     func plainHTTPClient() throws {
         let server = try TLSTestServer(context: try serverContext())
-        let result = try TLSTestCommand.launch(["curl", "-sS", "--max-time", "10", "http://127.0.0.1:\(server.port)/"])
+        let result = try Command.launch(["curl", "-sS", "--max-time", "10", "http://127.0.0.1:\(server.port)/"])
         let outcome = server.finish()
         #expect(result.status != 0)
         #expect(outcome.failure == "peer did not speak TLS (received plain HTTP?)")

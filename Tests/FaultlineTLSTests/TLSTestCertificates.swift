@@ -1,10 +1,14 @@
 import Foundation
+import FaultlineTestSupport
 
 /// Keys and certificates made with the openssl CLI once per test run, in a temp directory:
 /// root → intermediate → leaves ("localhost" + 127.0.0.1, expired, wrong host, SNI names),
 /// plus a leaf of an untrusted root and files that are wrong on purpose.
 struct TLSTestCertificates: Sendable {
-    let directory: String
+    /// Where the files live (removed with the last copy of this value).
+    let files: TemporaryDirectory
+    /// The directory's path.
+    var directory: String { files.path }
 
     var rootCA: String { path("root.pem") }
     var leafChain: String { path("leaf-chain.pem") }
@@ -22,21 +26,21 @@ struct TLSTestCertificates: Sendable {
     var encryptedKey: String { path("encrypted.key") }
     var notACertificate: String { path("not-a-cert.pem") }
 
-    func path(_ name: String) -> String { directory + "/" + name }
+    func path(_ name: String) -> String { files.path(name) }
 
     /// Made on first use; every test shares the same files.
-    static let shared: Result<TLSTestCertificates, TLSTestCommandError> = Result { () throws(TLSTestCommandError) in try make() }
+    static let shared: Result<TLSTestCertificates, TestFailure> = Result { () throws(TestFailure) in try make() }
 
     static func load() throws -> TLSTestCertificates { try shared.get() }
 
-    private static func make() throws(TLSTestCommandError) -> TLSTestCertificates {
-        let directory = NSTemporaryDirectory() + "faultline-tls-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    private static func make() throws(TestFailure) -> TLSTestCertificates {
+        let directory: TemporaryDirectory
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            directory = try TemporaryDirectory(prefix: "faultline-tls")
         } catch {
-            throw TLSTestCommandError(description: "cannot create \(directory): \(error)")
+            throw TestFailure("cannot create a temporary directory: \(error)")
         }
-        let certs = TLSTestCertificates(directory: directory)
+        let certs = TLSTestCertificates(files: directory)
         try certs.selfSigned("root", subject: "/CN=Faultline Test Root")
         try certs.selfSigned("other-root", subject: "/CN=Untrusted Test Root")
         try certs.signed("intermediate", subject: "/CN=Faultline Test Intermediate", by: "root",
@@ -58,33 +62,33 @@ struct TLSTestCertificates: Sendable {
             try certs.concatenate([name + ".pem", "intermediate.pem"], into: name + "-chain.pem")
         }
         try certs.concatenate(["untrusted.pem"], into: "untrusted-chain.pem")
-        try TLSTestCommand.run(["openssl", "pkey", "-in", certs.leafKey, "-aes256", "-passout", "pass:secret",
+        try Command.run(["openssl", "pkey", "-in", certs.leafKey, "-aes256", "-passout", "pass:secret",
                                 "-out", certs.encryptedKey])
         _ = FileManager.default.createFile(atPath: certs.notACertificate, contents: Data("just some text\n".utf8))
         return certs
     }
 
-    private func selfSigned(_ name: String, subject: String) throws(TLSTestCommandError) {
-        try TLSTestCommand.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+    private func selfSigned(_ name: String, subject: String) throws(TestFailure) {
+        try Command.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
                                 "-nodes", "-keyout", path(name + ".key"), "-out", path(name + ".pem"),
                                 "-subj", subject, "-days", "30"])
     }
 
     private func signed(_ name: String, subject: String, by issuer: String, extensions: String,
-                        days: Int = 30) throws(TLSTestCommandError) {
+                        days: Int = 30) throws(TestFailure) {
         _ = FileManager.default.createFile(atPath: path(name + ".ext"), contents: Data(extensions.utf8))
-        try TLSTestCommand.run(["openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+        try Command.run(["openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                                 "-keyout", path(name + ".key"), "-out", path(name + ".csr"), "-subj", subject])
-        try TLSTestCommand.run(["openssl", "x509", "-req", "-in", path(name + ".csr"), "-CA", path(issuer + ".pem"),
+        try Command.run(["openssl", "x509", "-req", "-in", path(name + ".csr"), "-CA", path(issuer + ".pem"),
                                 "-CAkey", path(issuer + ".key"), "-days", String(days), "-extfile", path(name + ".ext"),
                                 "-out", path(name + ".pem")])
     }
 
-    private func concatenate(_ names: [String], into target: String) throws(TLSTestCommandError) {
+    private func concatenate(_ names: [String], into target: String) throws(TestFailure) {
         var data = Data()
         for name in names {
             guard let part = FileManager.default.contents(atPath: path(name)) else {
-                throw TLSTestCommandError(description: "missing \(name)")
+                throw TestFailure("missing \(name)")
             }
             data.append(part)
         }

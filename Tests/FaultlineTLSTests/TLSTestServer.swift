@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 @testable import FaultlineTLS
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +18,9 @@ final class TLSTestServer: @unchecked Sendable {
 
     init(context: TLSServerContext) throws {
         self.context = context
-        (listener, port) = try TLSTestSockets.listen()
+        let (fd, port) = try FreePort.listening()
+        listener = fd
+        self.port = UInt16(port)
         DispatchQueue.global().async { self.serveOne() }
     }
 
@@ -50,51 +53,6 @@ final class TLSTestServer: @unchecked Sendable {
     private func record(_ text: String) { lock.withLock { failureText = text } }
 }
 
-/// Loopback sockets on ephemeral ports.
-enum TLSTestSockets {
-    /// A listening socket on 127.0.0.1 and its port.
-    static func listen() throws -> (Int32, UInt16) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TLSTestCommandError(description: "socket failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, Glibc.listen(fd, 8) == 0 else {
-            close(fd)
-            throw TLSTestCommandError(description: "bind/listen failed: errno \(errno)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return (fd, UInt16(bigEndian: address.sin_port))
-    }
-
-    /// A port that was free a moment ago (the caller retries if someone takes it).
-    static func freePort() throws -> UInt16 {
-        let (fd, port) = try listen()
-        close(fd)
-        return port
-    }
-
-    /// Whether something accepts TCP connections on 127.0.0.1:port.
-    static func isListening(_ port: UInt16) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
-    }
-}
-
 /// `openssl s_server` on a free loopback port, stopped on `stop()`.
 final class TLSTestOpenSSLServer {
     let port: UInt16
@@ -102,7 +60,7 @@ final class TLSTestOpenSSLServer {
 
     init(_ arguments: [String]) throws {
         for _ in 0..<5 {
-            let port = try TLSTestSockets.freePort()
+            let port = try FreePort.available()
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-quiet"] + arguments
@@ -111,16 +69,16 @@ final class TLSTestOpenSSLServer {
             process.standardError = FileHandle.nullDevice
             try process.run()
             let deadline = Date().addingTimeInterval(10)
-            while process.isRunning, Date() < deadline, !TLSTestSockets.isListening(port) { usleep(20_000) }
-            if process.isRunning, TLSTestSockets.isListening(port) {
-                self.port = port
+            while process.isRunning, Date() < deadline, !FreePort.isListening(port) { usleep(20_000) }
+            if process.isRunning, FreePort.isListening(port) {
+                self.port = UInt16(port)
                 self.process = process
                 return
             }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()  // most likely EADDRINUSE: try another port
         }
-        throw TLSTestCommandError(description: "openssl s_server did not start")
+        throw TestFailure("openssl s_server did not start")
     }
 
     func stop() {

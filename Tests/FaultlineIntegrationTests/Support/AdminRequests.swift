@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// Admin API requests through curl, for any proxy with an admin listener.
 enum AdminRequests {

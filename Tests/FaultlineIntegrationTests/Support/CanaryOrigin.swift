@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// A Python origin for the redaction tests. It prints every request it receives as one JSON
 /// line (`{"event": "request", "target", "head", "body", "body_bytes"}`, the head verbatim

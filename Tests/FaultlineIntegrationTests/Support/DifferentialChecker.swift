@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// The invariants of the differential framing test, checked on what the clients saw and on
 /// what the origin read (re-parsed strictly):

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import FaultlineTestSupport
 
 /// Plays one `DifferentialSequence` against the proxy over a raw socket and records what
 /// came back. Blocking: call it inside `Blocking.run`.

@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// The generated part of the differential corpus: `count` client sequences drawn from a
 /// seed (keep-alive and pipelined; Content-Length and chunked bodies with extensions and

@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// The recording origin and a Faultline in front of it, with the routes the differential
 /// corpus aims at:

@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

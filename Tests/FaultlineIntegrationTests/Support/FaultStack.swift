@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// A demo origin and a Faultline proxy whose routes carry faults, written as JSON text so a
 /// test reads like the config a user writes. One event loop (`workers: 1`) unless asked,

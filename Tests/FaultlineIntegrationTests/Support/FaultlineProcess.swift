@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// The real `faultline` binary, started with arguments; for `run`, it is ready once every
 /// listener has printed `faultline: listening on 127.0.0.1:PORT`.

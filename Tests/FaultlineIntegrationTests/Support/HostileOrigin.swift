@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// A Python origin for the head-validation and smuggling tests, and a proxy in front of it.
 ///

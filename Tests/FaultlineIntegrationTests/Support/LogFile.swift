@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// Traffic log records (JSON Lines) as tests read them: from a log file, or from the lines
 /// a process printed (stdout and stderr merged, so only lines that parse as a JSON object

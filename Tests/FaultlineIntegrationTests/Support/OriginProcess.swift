@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// An origin server in a child process: Faultline's demo origin, Python's `http.server`,
 /// or the scripted Python origin of `PythonOriginScript`. Ready once it printed its port.

@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// A Faultline config file for tests: loopback listener on port 0, short timeouts.
 struct ProxyConfig {

@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// An origin and a Faultline proxy in front of it, started from a config file in a
 /// temporary directory; both are killed when the stack is dropped.

@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// A Python script (an origin of the integration tests) run as `python3 -u SCRIPT ARGUMENTS…`
 /// from its own temporary directory; ready once it printed a line containing `marker` and

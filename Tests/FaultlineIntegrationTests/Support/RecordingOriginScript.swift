@@ -1,3 +1,5 @@
+import FaultlineTestSupport
+
 /// The recording origin of the differential framing test, in Python. It appends every byte it
 /// reads on connection N to `RECORD_DIR/conn-N.raw` before acting on it, so the test can
 /// re-parse exactly what the proxy sent, and logs `conn N open`, `conn N closed-by-peer`,

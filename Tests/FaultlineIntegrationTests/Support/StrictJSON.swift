@@ -1,3 +1,5 @@
+import FaultlineTestSupport
+
 /// A strict JSON (RFC 8259) checker that, unlike Foundation's `JSONSerialization`, refuses
 /// an object holding the same key twice: most JSON consumers keep only the last of them,
 /// so a repeated key in a log record or HAR document silently loses data. It validates

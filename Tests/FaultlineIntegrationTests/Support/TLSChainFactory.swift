@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import FaultlineTestSupport
 
 /// Certificate chains minted at test time with the `openssl` CLI in a temporary directory,
 /// and their SPKI pins computed by the openssl CLI pipeline
@@ -37,10 +38,9 @@ enum TLSChainFactory {
     /// Runs `/bin/sh -c script` in `directory`, bounded in time; merged output.
     static func shell(_ script: String, in directory: TemporaryDirectory,
                       timeout: Duration = .seconds(30)) async throws -> (status: Int32, output: String) {
-        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script], directory: directory.url)
-        let status = try await child.waitForExit(timeout: timeout)
-        try await Deadline.poll("output of a shell script to end", timeout: .seconds(5)) { child.output.isFinished ? () : nil }
-        return (status, child.output.text)
+        let url = directory.url
+        let result = try await Blocking.run { try Command.shellResult(script, in: url, timeout: timeout) }
+        return (result.status, result.output)
     }
 
     static let script = #"""

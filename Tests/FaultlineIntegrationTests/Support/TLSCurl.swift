@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// curl with the status code and content type appended, for assertions on proxied answers.
 enum TLSCurl {

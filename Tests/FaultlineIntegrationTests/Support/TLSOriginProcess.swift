@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// An HTTPS origin in a child process, serving a certificate chain on an ephemeral loopback
 /// port: Python's `http.server` wrapped by `ssl.SSLContext.wrap_socket`, or `openssl s_server -www`.

@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// Faultline configs with TLS listeners and https upstreams, as JSON objects, and a running
 /// proxy started from one (with its admin API port when configured).

@@ -5,10 +5,11 @@ import Glibc
 
 /// A blocking TCP client for exact bytes: malformed requests, pipelining, WebSocket frames.
 /// Every read is bounded by SO_RCVTIMEO. Use it inside `Blocking.run`, from one task at a time.
-final class RawClient: @unchecked Sendable {
+public final class RawClient: @unchecked Sendable {
     private var fd: Int32
 
-    init(port: Int, readTimeout: Duration = .seconds(5)) throws {
+    /// Connects to 127.0.0.1:`port`; every read waits at most `readTimeout`.
+    public init(port: Int, readTimeout: Duration = .seconds(5)) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket() failed: errno \(errno)") }
         var address = RawClient.loopback(port: port)
@@ -27,7 +28,8 @@ final class RawClient: @unchecked Sendable {
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    static func loopback(port: Int) -> sockaddr_in {
+    /// 127.0.0.1:`port` as a C address.
+    public static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -36,7 +38,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Writes all of `bytes` in as few writes as the kernel allows.
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -48,17 +50,23 @@ final class RawClient: @unchecked Sendable {
         }
     }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    /// Writes `text` as UTF-8.
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-    enum ReadResult {
+    /// What one read saw.
+    public enum ReadResult {
+        /// Bytes arrived.
         case bytes([UInt8])
+        /// The peer closed (EOF).
         case closed
+        /// Nothing arrived within the read timeout.
         case timedOut
+        /// The connection was reset.
         case reset
     }
 
     /// One read: some bytes, EOF, a timeout (SO_RCVTIMEO), or a reset.
-    func readSome() -> ReadResult {
+    public func readSome() -> ReadResult {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -73,7 +81,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Reads until the peer closes (or resets) or `timeout` passes; reports which.
-    func readUntilClose(timeout: Duration = .seconds(5)) -> (bytes: [UInt8], closed: Bool) {
+    public func readUntilClose(timeout: Duration = .seconds(5)) -> (bytes: [UInt8], closed: Bool) {
         let end = ContinuousClock.now + timeout
         var received: [UInt8] = []
         while ContinuousClock.now < end {
@@ -88,7 +96,7 @@ final class RawClient: @unchecked Sendable {
 
     /// Reads until `count` complete responses have arrived (see `HTTPResponseParser`),
     /// the peer closes, or `timeout` passes.
-    func readResponses(_ count: Int, timeout: Duration = .seconds(5), headRequests: Int = 0) -> (responses: [ParsedResponse], closed: Bool) {
+    public func readResponses(_ count: Int, timeout: Duration = .seconds(5), headRequests: Int = 0) -> (responses: [ParsedResponse], closed: Bool) {
         let end = ContinuousClock.now + timeout
         var received: [UInt8] = []
         while ContinuousClock.now < end {
@@ -104,7 +112,7 @@ final class RawClient: @unchecked Sendable {
     }
 
     /// Reads until `marker` appears in what was received, or `timeout` passes.
-    func read(until marker: String, timeout: Duration = .seconds(5)) -> [UInt8] {
+    public func read(until marker: String, timeout: Duration = .seconds(5)) -> [UInt8] {
         let end = ContinuousClock.now + timeout
         let needle = Array(marker.utf8)
         var received: [UInt8] = []
@@ -119,7 +127,8 @@ final class RawClient: @unchecked Sendable {
         return received
     }
 
-    func close() {
+    /// Closes the connection; harmless when already closed.
+    public func close() {
         if fd >= 0 { Glibc.close(fd); fd = -1 }
     }
 

@@ -3,8 +3,10 @@ import Foundation
 /// Splits bytes read from a connection into complete HTTP/1.1 responses (Content-Length,
 /// chunked, or bodiless 1xx/204/304). An incomplete tail is left out; a response without
 /// length is complete only as the final one (`closed: true`).
-enum HTTPResponseParser {
-    static func parse(_ bytes: [UInt8], closed: Bool = false) -> [ParsedResponse] {
+public enum HTTPResponseParser {
+    /// The complete responses at the start of `bytes`; with `closed`, a final response
+    /// without length runs to the end.
+    public static func parse(_ bytes: [UInt8], closed: Bool = false) -> [ParsedResponse] {
         var responses: [ParsedResponse] = []
         var offset = 0
         let separator = Array("\r\n\r\n".utf8)

@@ -6,7 +6,7 @@ import Glibc
 extension OutputLog {
     /// Appends everything `reader` yields, on a thread of its own, until end of file; then
     /// finishes the log and closes the reader.
-    func startReading(_ reader: FileHandle) {
+    public func startReading(_ reader: FileHandle) {
         Thread { [self] in
             let fd = reader.fileDescriptor
             var buffer = [UInt8](repeating: 0, count: 65536)

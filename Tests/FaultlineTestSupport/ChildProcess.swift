@@ -5,12 +5,16 @@ import Glibc
 
 /// A child process whose stdout and stderr go, merged, into an `OutputLog` line by line.
 /// It is killed (SIGKILL) when dropped, so a failing test never leaves it behind.
-final class ChildProcess: @unchecked Sendable {
-    let process: Process
-    let output = OutputLog()
-    let executable: String
+public final class ChildProcess: @unchecked Sendable {
+    /// The running process.
+    public let process: Process
+    /// Its merged stdout and stderr, line by line.
+    public let output = OutputLog()
+    /// The path it was started from.
+    public let executable: String
 
-    init(executable: String, arguments: [String], directory: URL? = nil) throws {
+    /// Starts `executable` with `arguments` (in `directory`, if given), stdin from /dev/null.
+    public init(executable: String, arguments: [String], directory: URL? = nil) throws {
         self.executable = executable
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -27,16 +31,18 @@ final class ChildProcess: @unchecked Sendable {
         output.startReading(pipe.fileHandleForReading)
     }
 
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
+    /// The child's process id.
+    public var pid: Int32 { process.processIdentifier }
+    /// Whether the child still runs.
+    public var isRunning: Bool { process.isRunning }
 
     /// Sends `signal` to the child.
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         if process.isRunning { _ = Glibc.kill(pid, signal) }
     }
 
     /// Waits for the child to exit and returns its exit status (or 128 + signal).
-    func waitForExit(timeout: Duration) async throws -> Int32 {
+    public func waitForExit(timeout: Duration) async throws -> Int32 {
         try await Deadline.poll("\(executable) to exit; output:\n\(output.text)", timeout: timeout) {
             process.isRunning ? nil : ()
         }
@@ -44,7 +50,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Kills the child at once if it still runs.
-    func kill() {
+    public func kill() {
         if process.isRunning { _ = Glibc.kill(pid, SIGKILL) }
     }
 

@@ -3,10 +3,13 @@ import Synchronization
 
 /// The lines a child process writes, each stamped with its arrival time; filled by a
 /// reader thread, read by tests.
-final class OutputLog: Sendable {
-    struct Line: Sendable {
-        let text: String
-        let time: ContinuousClock.Instant
+public final class OutputLog: Sendable {
+    /// One line and when it arrived.
+    public struct Line: Sendable {
+        /// The line without its terminator.
+        public let text: String
+        /// When its last byte arrived.
+        public let time: ContinuousClock.Instant
     }
 
     private struct State {
@@ -17,8 +20,11 @@ final class OutputLog: Sendable {
 
     private let state = Mutex(State())
 
+    /// An empty log.
+    public init() {}
+
     /// Appends raw bytes, splitting them into lines.
-    func append(_ bytes: some Sequence<UInt8>) {
+    public func append(_ bytes: some Sequence<UInt8>) {
         let now = ContinuousClock.now
         state.withLock { state in
             for byte in bytes {
@@ -35,7 +41,7 @@ final class OutputLog: Sendable {
     }
 
     /// Marks end of output (the pipe closed); a last unterminated line is kept.
-    func finish() {
+    public func finish() {
         let now = ContinuousClock.now
         state.withLock { state in
             if !state.partial.isEmpty {
@@ -46,13 +52,16 @@ final class OutputLog: Sendable {
         }
     }
 
-    var lines: [Line] { state.withLock { $0.lines } }
-    var text: String { lines.map(\.text).joined(separator: "\n") }
-    var isFinished: Bool { state.withLock { $0.finished } }
+    /// The complete lines so far.
+    public var lines: [Line] { state.withLock { $0.lines } }
+    /// The complete lines so far, joined by newlines.
+    public var text: String { lines.map(\.text).joined(separator: "\n") }
+    /// Whether the writer closed its end.
+    public var isFinished: Bool { state.withLock { $0.finished } }
 
     /// Waits for a line (after the first `skipping` lines) that satisfies `predicate`.
     @discardableResult
-    func waitForLine(_ what: String, after skipping: Int = 0, timeout: Duration = .seconds(10),
+    public func waitForLine(_ what: String, after skipping: Int = 0, timeout: Duration = .seconds(10),
                      where predicate: @escaping (String) -> Bool) async throws -> Line {
         try await Deadline.poll("\(what); output so far:\n\(text)", timeout: timeout) {
             lines.dropFirst(skipping).first { predicate($0.text) }
@@ -61,7 +70,7 @@ final class OutputLog: Sendable {
 
     /// Waits for a line that contains `fragment`.
     @discardableResult
-    func waitForLine(containing fragment: String, after skipping: Int = 0,
+    public func waitForLine(containing fragment: String, after skipping: Int = 0,
                      timeout: Duration = .seconds(10)) async throws -> Line {
         try await waitForLine("a line containing \"\(fragment)\"", after: skipping, timeout: timeout) {
             $0.contains(fragment)

@@ -2,8 +2,9 @@ import Foundation
 
 /// Runs `/usr/bin/curl` with arguments, always bounded by `--max-time`; stdout goes to a
 /// file (bodies can be large), stderr is captured.
-enum Curl {
-    static func run(_ arguments: [String], maxTime: Int = 10) async throws -> CurlResult {
+public enum Curl {
+    /// Runs curl with `-sS --max-time maxTime` and `arguments`; waits for it to exit.
+    public static func run(_ arguments: [String], maxTime: Int = 10) async throws -> CurlResult {
         let directory = try TemporaryDirectory()
         let outPath = directory.path("stdout")
         let errPath = directory.path("stderr")

@@ -1,0 +1,39 @@
+import Testing
+import FaultlineIO
+import FaultlineTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Listener", .timeLimit(.minutes(1)))
+struct ListenerTests {
+    @Test func acceptsConnectionsOnAnEphemeralLoopbackPortUntilClosed() throws {
+        let harness = try LoopHarness()
+        let address = try #require(SocketAddress(ip: "127.0.0.1", port: 0))
+        let fd = try Sockets.listen(on: address, reusePort: false)
+        let bound = try #require(Sockets.localAddress(of: fd))
+        #expect(bound.ip == "127.0.0.1")
+        #expect(bound.port != 0)
+
+        let accepted = Recorder<(fd: Int32, peer: SocketAddress?)>()
+        let listener = LoopConfined<Listener>()
+        try harness.onLoop { loop in
+            listener.value = try Listener(fd: fd, loop: loop) { accepted.append(($0, $1)) }
+        }
+        let clients = try (0..<3).map { _ in try RawClient(port: Int(bound.port)) }
+        let connections = try accepted.wait("three connections") { $0.count == 3 }
+        defer { connections.forEach { close($0.fd) } }
+        #expect(connections.allSatisfy { $0.peer?.ip == "127.0.0.1" && $0.peer?.port != bound.port })
+
+        // Each accepted descriptor is a live connection to one of the clients.
+        for connection in connections {
+            _ = Array("hello".utf8).withUnsafeBytes { send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        for client in clients {
+            #expect(client.read(until: "hello") == Array("hello".utf8))
+        }
+
+        try harness.onLoop { _ in listener.value?.close() }
+        #expect(!FreePort.isListening(Int(bound.port)), "a closed listener refuses connections")
+    }
+}
