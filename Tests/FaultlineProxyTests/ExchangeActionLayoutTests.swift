@@ -8,6 +8,7 @@ struct ExchangeActionLayoutTests {
     @Test func anActionIsPlainDataOfAtMostThreeWords() {
         #expect(_isPOD(ExchangeAction.self))
         #expect(_isPOD(ExchangeActions.self))
+        #expect(_isPOD(ExchangeState.self), "the state is read on every event")
         #expect(MemoryLayout<ExchangeAction>.stride <= 24)
     }
 }

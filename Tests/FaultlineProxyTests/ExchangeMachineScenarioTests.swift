@@ -58,8 +58,8 @@ struct ExchangeMachineScenarioTests {
         _ = machine.upstreamAttached(connecting: true)
         let second = machine.upstreamFailed(.closedEarly, attempt: stale).all
         #expect(second.contains(.writeLocalResponse))
-        #expect(machine.state == .answered(.local(LocalResponse(status: 502, message: MachineFixture.upstreamClosedMessage,
-                                                                keepAlive: true))))
+        #expect(machine.answer == .local(LocalResponse(status: 502, message: MachineFixture.upstreamClosedMessage,
+                                                                keepAlive: true)))
         #expect(machine.failure == ExchangeFailure(error: .upstreamClosed, message: MachineFixture.upstreamClosedMessage))
     }
 
@@ -128,7 +128,7 @@ struct ExchangeMachineScenarioTests {
         _ = machine.requestEnded()
         var head = MachineFixture.responseHead()
         #expect(machine.responseHeadReceived(&head).all == [.closeUpstream, .writeFaultResponse, .finish(keepAlive: true)])
-        #expect(machine.state == .answered(.fault(status, keepAlive: true)))
+        #expect(machine.answer == .fault(status, keepAlive: true))
     }
 
     @Test func aRewriteFaultChangesTheHeadTheClientGets() {
@@ -171,8 +171,8 @@ struct ExchangeMachineScenarioTests {
         _ = machine.requestHeadReceived()
         machine.drain()
         #expect(machine.requestEnded().all.contains(.writeLocalResponse))
-        #expect(machine.state == .answered(.local(LocalResponse(status: 404, message: "no route", keepAlive: false,
-                                                                includeBody: false))))
+        #expect(machine.answer == .local(LocalResponse(status: 404, message: "no route", keepAlive: false,
+                                                                includeBody: false)))
     }
 
     @Test func terminalFaultsAnswerOnceTheRequestWasRead() {

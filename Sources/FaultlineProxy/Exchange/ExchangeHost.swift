@@ -82,9 +82,9 @@ extension ExchangeHost {
         case .endResponseBody(let chunked):
             endResponseBody(chunked: chunked, exchange: exchange)
         case .writeLocalResponse:
-            if case .answered(.local(let response)) = exchange.machine.state { writeLocalResponse(response, exchange: exchange) }
+            if case .local(let response) = exchange.machine.answer { writeLocalResponse(response, exchange: exchange) }
         case .writeFaultResponse:
-            if case .answered(.fault(let status, let keepAlive)) = exchange.machine.state {
+            if case .fault(let status, let keepAlive) = exchange.machine.answer {
                 writeFaultResponse(status, keepAlive: keepAlive, exchange: exchange)
             }
         case .writeGarbage:

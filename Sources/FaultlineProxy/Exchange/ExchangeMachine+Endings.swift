@@ -107,7 +107,8 @@ extension ExchangeMachine {
         let response = LocalResponse(status: status, message: message, contentType: contentType, keepAlive: keepAlive,
                                      includeBody: !setup.isHeadRequest)
         if let error = response.error { note(error, message, &actions) }
-        state = .answered(.local(response))
+        answer = .local(response)
+        state = .answered
         actions.append(.writeLocalResponse)
         actions.append(.finish(keepAlive: keepAlive))
     }
@@ -122,7 +123,8 @@ extension ExchangeMachine {
     /// Answers with a status fault's response (synthesized, or replacing the upstream's).
     mutating func respondWithFault(_ status: StatusFault, _ actions: inout ExchangeActions) {
         let keepAlive = requestComplete && setup.clientKeepAlive && mayKeepAlive
-        state = .answered(.fault(status, keepAlive: keepAlive))
+        answer = .fault(status, keepAlive: keepAlive)
+        state = .answered
         actions.append(.writeFaultResponse)
         actions.append(.finish(keepAlive: keepAlive))
     }

@@ -30,6 +30,8 @@ struct ExchangeMachine {
     private(set) var mayKeepAlive: Bool
     /// Why the exchange failed, once noted (the first cause wins).
     var failure: ExchangeFailure?
+    /// The response Faultline made itself, set as the state becomes `answered`.
+    var answer: LocalAnswer?
 
     /// A machine for a request whose head just arrived; `requestHeadReceived()` starts it.
     init(setup: ExchangeSetup, plan: FaultPlan = FaultPlan(), mayKeepAlive: Bool = true) {
@@ -63,13 +65,13 @@ struct ExchangeMachine {
         var actions = ExchangeActions()
         guard state == .admitted else { return actions }
         switch setup.start {
-        case .refuse(let status, let message):
-            state = .awaitingRequestEnd(.refusal(status: status, message: message))
+        case .refuse:
+            state = .awaitingRequestEnd(.refusal)
         case .proxy:
-            if let terminal = plan.terminal {
+            if plan.terminal != nil {
                 // Answered (or not) by the fault once the request has been read; until then
                 // its body must keep coming like any other.
-                state = .awaitingRequestEnd(.fault(terminal))
+                state = .awaitingRequestEnd(.fault)
                 arm(.clientBody, setup.timeouts.clientIdleMs, &actions)
             } else if plan.requestDelayMs > 0 {
                 state = .delaying
@@ -123,10 +125,12 @@ struct ExchangeMachine {
         request = .complete
         let chunked = setup.requestFraming == .chunked
         switch state {
-        case .awaitingRequestEnd(.refusal(let status, let message)):
-            answerLocally(status: status, message: message, closing: false, &actions)
-        case .awaitingRequestEnd(.fault(let terminal)):
-            runTerminalFault(terminal, &actions)
+        case .awaitingRequestEnd(.refusal):
+            if case .refuse(let status, let message) = setup.start {
+                answerLocally(status: status, message: message, closing: false, &actions)
+            }
+        case .awaitingRequestEnd(.fault):
+            if let terminal = plan.terminal { runTerminalFault(terminal, &actions) }
         case .delaying:
             if chunked { actions.append(.endRequest(chunked: true, held: true)) }
         case .awaitingUpstream, .streamingResponse:
@@ -142,7 +146,8 @@ struct ExchangeMachine {
     /// answered now (and the connection closed) rather than after a body that may never come.
     mutating func decodingPaused() -> ExchangeActions {
         var actions = ExchangeActions()
-        guard case .awaitingRequestEnd(.refusal(let status, let message)) = state, !requestComplete else { return actions }
+        guard case .awaitingRequestEnd(.refusal) = state, !requestComplete,
+              case .refuse(let status, let message) = setup.start else { return actions }
         answerLocally(status: status, message: message, closing: true, &actions)
         return actions
     }

@@ -1,11 +1,15 @@
 /// Where an exchange stands on its response side. Each case carries the data that only
 /// makes sense in it, so, for instance, a pacer's pending end cannot coexist with a tunnel.
+/// The state is plain data (it is read on every event): what is fixed from the start (a
+/// refusal, a terminal fault) stays in the setup and plan, and a local answer's text in
+/// `ExchangeMachine.answer`.
 ///
 /// ```
 ///  admitted ──(request head)──▶ awaitingRequestEnd | delaying | awaitingUpstream
 ///
-///  awaitingRequestEnd ──(request end)──▶ local answer / terminal fault ──▶ done
-///          │                                              └─▶ hanging ──▶ done
+///  awaitingRequestEnd ──(request end)──▶ answered(refusal or status fault) | done (reset,
+///          │                               close, garbage) | hanging ──▶ done
+///  awaitingUpstream, any time before a response byte ──(failure, timeout)──▶ answered(502/504)
 ///  delaying ──(fault step)──┐
 ///                           ▼
 ///  awaitingUpstream(attempt) ──(retry)──▶ awaitingUpstream(attempt 2)
@@ -39,7 +43,7 @@ enum ExchangeState: Equatable {
     case tunnel
     /// The exchange ended with a response Faultline made (its write and finish actions were
     /// emitted); nothing follows.
-    case answered(LocalAnswer)
+    case answered
     /// The exchange ended: its finish (or close) action was emitted; nothing follows.
     case done
 

@@ -1,7 +1,8 @@
-/// An answer decided before the upstream is contacted.
+/// Which answer an exchange waits to give once its request has been read (its details are
+/// fixed inputs: `ExchangeSetup.start` for a refusal, `FaultPlan.terminal` for a fault).
 enum PendingAnswer: Equatable {
     /// Faultline refuses the request (no route, bad Host, body too large, CONNECT).
-    case refusal(status: Int, message: String)
+    case refusal
     /// A fault replaces the exchange.
-    case fault(FaultPlan.Terminal)
+    case fault
 }
