@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "FaultlineConfig", dependencies: ["FaultlineTLS"], swiftSettings: hotPath),
         .target(name: "FaultlineDemoOrigin", dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineTLS"], swiftSettings: hotPath),
         .target(name: "FaultlineProxy",
-                dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog", "CLinux", "COpenSSL"],
+                dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog"],
                 swiftSettings: hotPath),
         .executableTarget(name: "faultline",
                           dependencies: ["FaultlineProxy", "FaultlineDemoOrigin", "FaultlineConfig", "FaultlineIO", "FaultlineTLS", "FaultlineLog"],
