@@ -5,6 +5,8 @@ import FaultlineConfig
 struct FaultJSON: Encodable {
     let name: String
     let enabled: Bool
+    /// The config key of the fault's kind (`FaultKind.keyword`): the `kind` and the parameters' key.
+    let keyword: String
     let parameters: FaultKindJSON
     let when: FaultConditionJSON?
     let stats: Counters
@@ -19,6 +21,7 @@ struct FaultJSON: Encodable {
     init(_ fault: FaultSpec, stats: Counters) {
         name = fault.name
         enabled = fault.enabled
+        keyword = fault.kind.keyword
         parameters = FaultKindJSON(fault.kind)
         when = FaultConditionJSON(fault.when)
         self.stats = stats
@@ -46,8 +49,8 @@ struct FaultJSON: Encodable {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(name, forKey: Key("name"))
         try container.encode(enabled, forKey: Key("enabled"))
-        try container.encode(parameters.keyword, forKey: Key("kind"))
-        try container.encode(parameters, forKey: Key(parameters.keyword))
+        try container.encode(keyword, forKey: Key("kind"))
+        try container.encode(parameters, forKey: Key(keyword))
         try container.encodeIfPresent(when, forKey: Key("when"))
         try container.encode(stats, forKey: Key("stats"))
     }

@@ -31,22 +31,6 @@ enum FaultKindJSON: Encodable {
         }
     }
 
-    /// The config key of the kind, which is also the fault's `kind`.
-    var keyword: String {
-        switch self {
-        case .delay: "delay"
-        case .status: "status"
-        case .reset: "reset"
-        case .close: "close"
-        case .hang: "hang"
-        case .throttle: "throttle"
-        case .truncate: "truncate"
-        case .corrupt: "corrupt"
-        case .rewrite: "rewrite"
-        case .profile: "profile"
-        }
-    }
-
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
