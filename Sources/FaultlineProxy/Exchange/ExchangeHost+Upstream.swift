@@ -16,8 +16,9 @@ extension ExchangeHost {
         let connection: UpstreamConnection
         if !fresh, let pooled = context.pool.take(address, security: security) {
             connection = pooled
+            pooled.begin(owner: self, headRequest: exchange.machine.setup.isHeadRequest)
             trace?.reusedConnection = true
-            trace?.pinResult = pooled.pinResult.flatMap { .init(rawValue: $0) }
+            trace?.pinResult = pooled.pinResult
         } else {
             if let trace {
                 trace.reusedConnection = false
@@ -26,14 +27,14 @@ extension ExchangeHost {
             }
             do {
                 connection = try UpstreamConnection(address: address, loop: context.loop, security: security,
-                                                    state: context.state)
+                                                    state: context.state, owner: self,
+                                                    headRequest: exchange.machine.setup.isHeadRequest)
             } catch {
                 run(exchange.machine.upstreamFailed(.connect(error), attempt: UpstreamAttemptFacts()), on: exchange)
                 return
             }
         }
         exchange.upstream = connection
-        connection.begin(owner: self, headRequest: exchange.machine.setup.isHeadRequest)
         // The head and the body bytes that came with it leave together when the read pass ends.
         corkUpstream(connection)
         connection.socket.write(exchange.upstreamHead)

@@ -9,7 +9,7 @@ extension ExchangeHost {
         if let trace {
             trace.tcpConnected = upstream.socket.tcpConnectedAt
             trace.connected = context.loop.now
-            trace.pinResult = upstream.pinResult.flatMap { .init(rawValue: $0) }
+            trace.pinResult = upstream.pinResult
         }
         run(exchange.machine.upstreamConnected(), on: exchange)
     }

@@ -36,7 +36,6 @@ final class UpstreamPool {
     func take(_ address: SocketAddress, security: UpstreamSecurity?) -> UpstreamConnection? {
         guard let index = entries.firstIndex(where: { $0.key.matches(address, security) }) else { return nil }
         while let connection = entries[index].idle.popLast() {
-            connection.pool = nil
             if connection.socket.isOpenAndQuiet() { return connection }
             connection.close()
         }
@@ -63,15 +62,17 @@ final class UpstreamPool {
             connection.close()
             return
         }
-        connection.detachForReuse()
-        connection.idleDeadline = now &+ UInt64(max(0, idleMilliseconds)) &* 1_000_000
-        connection.pool = self
+        // The lifecycle refuses anything but a clean exchange a second time, independently.
+        guard connection.park(in: self, until: now &+ UInt64(max(0, idleMilliseconds)) &* 1_000_000) else {
+            connection.close()
+            return
+        }
         entries[index].idle.append(connection)
     }
 
-    /// Forgets `connection` (it closed or failed while idle).
+    /// Forgets `connection` (it closed or failed while idle); a connection taken out
+    /// already is not found, which is fine.
     func remove(_ connection: UpstreamConnection) {
-        connection.pool = nil
         guard let index = entries.firstIndex(where: { $0.key.matches(connection.address, connection.security) }) else { return }
         entries[index].idle.removeAll { $0 === connection }
     }
@@ -87,10 +88,7 @@ final class UpstreamPool {
             closing += entry.idle
             return true
         }
-        for connection in closing {
-            connection.pool = nil
-            connection.close()
-        }
+        for connection in closing { connection.close() }
     }
 
     /// Closes connections whose idle time is up.
@@ -106,10 +104,7 @@ final class UpstreamPool {
     func closeAll() {
         let all = entries.flatMap(\.idle)
         entries.removeAll()
-        for connection in all {
-            connection.pool = nil
-            connection.close()
-        }
+        for connection in all { connection.close() }
     }
 
     private func isLive(_ key: Key) -> Bool {

@@ -1,0 +1,30 @@
+import FaultlineLog
+import FaultlineTLS
+
+/// The pin check of a new connection: once per full handshake, before a byte of the
+/// request leaves, never on a pooled connection's later exchanges.
+extension UpstreamConnection {
+    /// What the check decided.
+    enum PinOutcome {
+        /// Forward: the verdict the connection carries (nil without pins).
+        case passed(PinResult?)
+        /// Enforce mode and no live pin matched: nothing may be sent.
+        case refused(PinRefusal)
+    }
+
+    /// Applies the upstream's pins to the verified chain, records and reports the outcome.
+    func checkPins() -> PinOutcome {
+        guard let security, let pins = security.pins, let session = socket.transformer as? TLSSession else {
+            return .passed(nil)
+        }
+        let check = PinEnforcement.evaluate(pins, security: security, session: session, address: address)
+        state.pinStatus.record(check.observation)
+        for event in check.events { state.events(event) }
+        let log = state.snapshot.log
+        if log.pinEvents {
+            for record in check.records(address: address, policy: log.policy) { log.write(event: record) }
+        }
+        if let refusal = check.refusal { return .refused(refusal) }
+        return .passed(check.verdict)
+    }
+}
