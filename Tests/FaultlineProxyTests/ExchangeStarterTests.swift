@@ -190,4 +190,31 @@ struct ExchangeStarterTests {
         #expect(timeouts.tunnelIdleMs == upstream.timeouts.tunnelIdleMs)
         #expect(timeouts.clientIdleMs == snapshot.config.clientTimeouts.idleMs)
     }
+
+    /// The log record learns the route, the upstream and the faults; the upstream head
+    /// carries the record's request ID in place of the client's.
+    @Test func traceRecordsTheDecision() throws {
+        let snapshot = try Self.snapshot()
+        let request = try Self.head("GET /slow HTTP/1.1\r\nHost: api.example\r\nX-Request-ID: client-chosen\r\n\r\n")
+        let trace = ExchangeTrace(start: 0, requestID: "4f9c2a7e1b3d5a60", request: request, scheme: "http", log: snapshot.log)
+        let exchange = ExchangeStarter(snapshot: snapshot, clientIP: "192.0.2.7", scheme: "http")
+            .start(request, trace: trace, mayKeepAlive: false)
+        #expect(trace.route == "slow")
+        #expect(trace.upstream == "api")
+        #expect(trace.faults == ["slow/lag", "slow/cut"])
+        let head = String(decoding: exchange.upstreamHead, as: UTF8.self)
+        #expect(head.contains("\r\nX-Request-ID: 4f9c2a7e1b3d5a60\r\n"))
+        #expect(!head.contains("client-chosen"))
+    }
+
+    /// A refused request never names a route or upstream in its record.
+    @Test func refusalLeavesTheTraceUnrouted() throws {
+        let snapshot = try Self.snapshot()
+        let request = try Self.head("GET / HTTP/1.1\r\nHost: nowhere.example\r\n\r\n")
+        let trace = ExchangeTrace(start: 0, requestID: "r", request: request, scheme: "http", log: snapshot.log)
+        _ = ExchangeStarter(snapshot: snapshot, clientIP: "192.0.2.7", scheme: "http").start(request, trace: trace, mayKeepAlive: true)
+        #expect(trace.route == nil)
+        #expect(trace.upstream == nil)
+        #expect(trace.faults.isEmpty)
+    }
 }
