@@ -89,16 +89,14 @@ enum HARCommand {
             Console.err("faultline har export: cannot write \"\(output)\": \(failure)")
             return .failure
         }
-        let log = ((try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any])?["log"] as? [String: Any]
-        let entries = (log?["entries"] as? [Any]).map { "\(plural($0.count, "entry", "entries")), " } ?? ""
+        let entries = HARAnswer(decoding: response.body).log?.entries.map { "\(plural($0.count, "entry", "entries")), " } ?? ""
         Console.out("wrote \(output) (\(entries)\(response.body.count) bytes)")
         return .ok
     }
 
     private static func clear(_ client: RulesCommandClient) -> ExitStatus {
         guard let response = send(client, "DELETE", command: "clear", accepting: 200...299) else { return .failure }
-        let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
-        let cleared = (object?["cleared"] as? Int).map { plural($0, "captured entry", "captured entries") }
+        let cleared = HARAnswer(decoding: response.body).cleared.map { plural($0, "captured entry", "captured entries") }
         Console.out("cleared \(cleared ?? "the captured entries")")
         return .ok
     }
@@ -115,8 +113,7 @@ enum HARCommand {
             return nil
         }
         guard accepted.contains(response.status) else {
-            let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
-            let reason = object?["error"] as? String ?? "the admin API answered \(response.status)"
+            let reason = AdminAnswer(decoding: response.body).error ?? "the admin API answered \(response.status)"
             Console.err("faultline har \(command): \(reason)")
             return nil
         }

@@ -63,7 +63,7 @@ struct RulesCommandSession {
             body = (try? JSONSerialization.data(withJSONObject: object)) ?? body
         }
         return .success(call("POST", "/rules", body: body) { rule in
-            ["added rule \(rule["name"] as? String ?? "?")" + (position == "end" ? " (after the file's routes)" : " (before the file's routes)")]
+            ["added rule \(rule.name ?? "?")" + (position == "end" ? " (after the file's routes)" : " (before the file's routes)")]
         })
     }
 
@@ -86,7 +86,7 @@ struct RulesCommandSession {
 
     /// Sends a request; prints the answer (JSON as is, or `text`'s lines) and maps it to an exit status.
     private func call(_ method: String, _ path: String, body: Data? = nil,
-                      text: ([String: Any]) -> [String]) -> ExitStatus {
+                      text: (AdminAnswer) -> [String]) -> ExitStatus {
         let response: RulesCommandClient.Response
         do {
             response = try client.send(method, path, body: body)
@@ -94,15 +94,14 @@ struct RulesCommandSession {
             Console.err("faultline rules: \(error)")
             return .usage
         }
-        let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        let answer = AdminAnswer(decoding: response.body)
         guard (200..<300).contains(response.status) else {
             if json {
                 Console.err(String(decoding: response.body, as: UTF8.self))
             } else {
-                Console.err("faultline rules: \(object["error"] as? String ?? "the admin API answered \(response.status)")")
-                let errors = object["errors"] as? [[String: Any]] ?? []
-                for error in errors.dropFirst() {
-                    Console.err("  \(error["field"] as? String ?? ""): \(error["message"] as? String ?? "")")
+                Console.err("faultline rules: \(answer.error ?? "the admin API answered \(response.status)")")
+                for error in (answer.errors ?? []).dropFirst() {
+                    Console.err("  \(error.field ?? ""): \(error.message ?? "")")
                 }
             }
             return .failure
@@ -110,7 +109,7 @@ struct RulesCommandSession {
         if json {
             if !response.body.isEmpty { Console.out(String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .newlines)) }
         } else {
-            for line in text(object) { Console.out(line) }
+            for line in text(answer) { Console.out(line) }
         }
         return .ok
     }

@@ -1,65 +1,60 @@
 /// The readable forms of `faultline rules list` and `stats`: aligned columns.
 enum RulesCommandTable {
     /// One line per rule: name, source, on/off, match, upstream, faults with fired/matched.
-    static func rules(_ object: [String: Any]) -> [String] {
-        let rules = object["rules"] as? [[String: Any]] ?? []
+    static func rules(_ answer: AdminAnswer) -> [String] {
+        let rules = answer.rules ?? []
         var rows = [["NAME", "SOURCE", "ENABLED", "MATCH", "UPSTREAM", "FAULTS (fired/matched)"]]
         for rule in rules {
-            let faults = (rule["faults"] as? [[String: Any]] ?? []).map { fault -> String in
-                let stats = fault["stats"] as? [String: Any] ?? [:]
-                let off = (fault["enabled"] as? Bool ?? true) ? "" : " (off)"
-                let name = fault["name"] as? String ?? "?"
-                let kind = fault["kind"] as? String ?? "?"
-                return "\(name == kind ? name : "\(name)[\(kind)]")\(off) \(int(stats["fired"]))/\(int(stats["matched"]))"
+            let faults = (rule.faults ?? []).map { fault -> String in
+                let off = (fault.enabled ?? true) ? "" : " (off)"
+                let name = fault.name ?? "?"
+                let kind = fault.kind ?? "?"
+                return "\(name == kind ? name : "\(name)[\(kind)]")\(off) \(fault.stats?.fired ?? 0)/\(fault.stats?.matched ?? 0)"
             }
             rows.append([
-                rule["name"] as? String ?? "?",
-                rule["source"] as? String ?? "?",
-                (rule["enabled"] as? Bool ?? true) ? "yes" : "no",
-                match(rule["match"] as? [String: Any] ?? [:]),
-                rule["upstream"] as? String ?? "?",
+                rule.name ?? "?",
+                rule.source ?? "?",
+                (rule.enabled ?? true) ? "yes" : "no",
+                rule.match.map(Self.match) ?? "*",
+                rule.upstream ?? "?",
                 faults.isEmpty ? "-" : faults.joined(separator: ", "),
             ])
         }
         var lines = align(rows)
         if rules.isEmpty { lines.append("(no rules)") }
-        for note in object["stale"] as? [String] ?? [] {
+        for note in answer.stale ?? [] {
             lines.append("stale: \(note)")
         }
         return lines
     }
 
     /// One line per fault: rule, fault, kind, on/off, matched, fired, active.
-    static func stats(_ object: [String: Any]) -> [String] {
+    static func stats(_ answer: AdminAnswer) -> [String] {
         var rows = [["RULE", "FAULT", "KIND", "ENABLED", "MATCHED", "FIRED", "ACTIVE"]]
-        for rule in object["rules"] as? [[String: Any]] ?? [] {
-            for fault in rule["faults"] as? [[String: Any]] ?? [] {
+        for rule in answer.rules ?? [] {
+            for fault in rule.faults ?? [] {
                 rows.append([
-                    rule["name"] as? String ?? "?", fault["name"] as? String ?? "?", fault["kind"] as? String ?? "?",
-                    (fault["enabled"] as? Bool ?? true) ? "yes" : "no",
-                    String(int(fault["matched"])), String(int(fault["fired"])), String(int(fault["active"])),
+                    rule.name ?? "?", fault.name ?? "?", fault.kind ?? "?",
+                    (fault.enabled ?? true) ? "yes" : "no",
+                    String(fault.matched ?? 0), String(fault.fired ?? 0), String(fault.active ?? 0),
                 ])
             }
         }
         var lines = align(rows)
         if rows.count == 1 { lines.append("(no faults)") }
-        if let seed = object["seed"] as? String { lines.append("seed: \(seed)") }
+        if let seed = answer.seed { lines.append("seed: \(seed)") }
         return lines
     }
 
-    /// `GET /users* host example.com`-style summary of a match object; `*` for everything.
-    static func match(_ match: [String: Any]) -> String {
+    /// `GET /users* host example.com`-style summary of a match; `*` for everything.
+    static func match(_ match: AdminAnswer.Match) -> String {
         var parts: [String] = []
-        if let methods = match["methods"] as? [String] { parts.append(methods.joined(separator: ",")) }
-        if let path = match["path"] as? String { parts.append(path) }
-        if let path = match["path_prefix"] as? String { parts.append(path + "*") }
-        if let path = match["path_glob"] as? String { parts.append("glob:" + path) }
-        if let host = match["host"] as? String { parts.append("host " + host) }
+        if let methods = match.methods { parts.append(methods.joined(separator: ",")) }
+        if let path = match.path { parts.append(path) }
+        if let path = match.pathPrefix { parts.append(path + "*") }
+        if let path = match.pathGlob { parts.append("glob:" + path) }
+        if let host = match.host { parts.append("host " + host) }
         return parts.isEmpty ? "*" : parts.joined(separator: " ")
-    }
-
-    private static func int(_ value: Any?) -> Int {
-        value as? Int ?? 0
     }
 
     private static func align(_ rows: [[String]]) -> [String] {

@@ -1,0 +1,70 @@
+import Foundation
+
+/// What the CLI reads of an admin API answer about rules (`/rules`, `/stats`, a rule
+/// change, or an error): every member optional, because each endpoint carries only some,
+/// and a missing one prints as a placeholder rather than failing the command.
+struct AdminAnswer: Decodable {
+    /// A rule as `/rules` and `/stats` list it.
+    struct Rule: Decodable {
+        let name: String?
+        let source: String?
+        let enabled: Bool?
+        let match: Match?
+        let upstream: String?
+        let faults: [Fault]?
+    }
+
+    /// A fault of a rule: `/rules` nests its counters in `stats`, `/stats` puts them flat.
+    struct Fault: Decodable {
+        let name: String?
+        let kind: String?
+        let enabled: Bool?
+        let stats: Counters?
+        let matched: Int?
+        let fired: Int?
+        let active: Int?
+    }
+
+    /// A fault's counters.
+    struct Counters: Decodable {
+        let matched: Int?
+        let fired: Int?
+    }
+
+    /// A rule's match.
+    struct Match: Decodable {
+        let host: String?
+        let methods: [String]?
+        let path: String?
+        let pathPrefix: String?
+        let pathGlob: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case host, methods, path
+            case pathPrefix = "path_prefix"
+            case pathGlob = "path_glob"
+        }
+    }
+
+    /// One error of a refused change, with its field path.
+    struct FieldError: Decodable {
+        let field: String?
+        let message: String?
+    }
+
+    /// The rule an add answered with.
+    var name: String?
+    var rules: [Rule]?
+    var stale: [String]?
+    var seed: String?
+    var error: String?
+    var errors: [FieldError]?
+
+    /// An empty answer, for a body that is not the JSON expected.
+    init() {}
+
+    /// The answer in `body`, or an empty one when it does not decode.
+    init(decoding body: Data) {
+        self = (try? JSONDecoder().decode(AdminAnswer.self, from: body)) ?? AdminAnswer()
+    }
+}
