@@ -39,7 +39,8 @@ final class DownstreamConnection: StreamSocketDelegate {
     let clientPort: Int?
     let decoder: HTTP1Decoder
     var phase = Phase.idle
-    /// Whether `exchange` is the one in progress.
+    /// Whether `exchange` is the one in progress (checked before every action).
+    @inline(__always)
     func isCurrent(_ exchange: Exchange) -> Bool {
         switch phase {
         case .exchange(let current), .tunnel(let current): current === exchange
