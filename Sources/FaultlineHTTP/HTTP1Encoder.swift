@@ -21,7 +21,10 @@ public enum HTTP1Encoder {
         out.append(contentsOf: "\r\n".utf8)
     }
 
-    /// `name: value\r\n`.
+    /// `name: value\r\n`. Inlinable so that each caller gets a version specialised for its
+    /// collection: unspecialised, appending a generic collection goes through the runtime's
+    /// metadata and witness tables, several hundred instructions per field on every head.
+    @inlinable
     public static func appendField(_ name: StaticString, _ value: some Collection<UInt8>, into out: inout [UInt8]) {
         out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         out.append(UInt8(ascii: ":"))

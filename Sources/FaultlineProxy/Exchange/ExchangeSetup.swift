@@ -38,7 +38,8 @@ struct ExchangeSetup {
     var faultMarker: String?
 
     /// The setup of a request with head `head`, before routing decides how it starts.
-    init(start: Start, head: HTTPHead) {
+    /// Borrowed: the starter goes on using the head, so an owned parameter would copy it.
+    init(start: Start, head: borrowing HTTPHead) {
         self.start = start
         requestFraming = BodyFraming.forwarding(request: head)
         isHeadRequest = head.method == "HEAD"

@@ -43,8 +43,10 @@ struct ExchangeStarter {
         setup.timeouts.responseMs = route.upstream.timeouts.responseMs
         setup.timeouts.tunnelIdleMs = route.upstream.timeouts.tunnelIdleMs
         if !plan.isEmpty && controls.markResponses { setup.faultMarker = plan.names.joined(separator: ", ") }
-        return Exchange(snapshot: snapshot, route: route, upstreamHead: upstreamHead,
-                        machine: ExchangeMachine(setup: setup, plan: plan, mayKeepAlive: mayKeepAlive), decision: decision)
+        // Consumed, not copied: the head bytes, plan and decision are the exchange's from here on.
+        return Exchange(snapshot: snapshot, route: route, upstreamHead: consume upstreamHead,
+                        machine: ExchangeMachine(setup: setup, plan: consume plan, mayKeepAlive: mayKeepAlive),
+                        decision: consume decision)
     }
 
     /// The route for `head`, or nil with the refusal set in `setup`.

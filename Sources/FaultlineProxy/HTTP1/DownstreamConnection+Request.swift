@@ -20,9 +20,12 @@ extension DownstreamConnection {
                 deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
             }
             let status = decoder.feed(input)
-            for event in decoder.events {
+            // By index: each event is matched in place rather than copied out whole (a head
+            // event carries a whole head).
+            let events = decoder.events
+            for index in events.indices {
                 guard !phase.isClosed else { return }
-                switch event {
+                switch events[index] {
                 case .head(let head):
                     beginExchange(head)
                 case .body(let range):

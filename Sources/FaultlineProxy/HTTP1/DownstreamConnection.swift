@@ -39,7 +39,8 @@ final class DownstreamConnection: StreamSocketDelegate {
     let clientPort: Int?
     let decoder: HTTP1Decoder
     var phase = Phase.idle
-    /// Whether `exchange` is the one in progress.
+    /// Whether `exchange` is the one in progress (checked before every action).
+    @inline(__always)
     func isCurrent(_ exchange: Exchange) -> Bool {
         switch phase {
         case .exchange(let current), .tunnel(let current): current === exchange
@@ -61,7 +62,13 @@ final class DownstreamConnection: StreamSocketDelegate {
     var pipelined: [UInt8] = []
     /// Whether a decoding pass is running: an exchange that ends inside it (answered by the
     /// proxy itself) leaves the bytes behind it to that pass, so requests stay in order.
+    /// Not a `Phase` case: one pass spans phases (it starts idle, begins an exchange and may
+    /// see it end), so it guards re-entrancy beside the lifecycle rather than being a step of
+    /// it; as a case it would have to carry, and restore, whichever phase it interrupted.
     var decoding = false
+    /// The process drains: no request after the one in progress. Not a `Phase` case either:
+    /// it can start in any phase (an idle connection closes at once, a busy one finishes
+    /// its exchange first), so as a case it would double every phase.
     var draining = false
     /// An upload throttle holds client reads until this time (monotonic ns).
     var uploadPausedUntil: UInt64 = 0
