@@ -1,9 +1,8 @@
 import Foundation
-import Synchronization
 
 /// The lines a child process writes, each stamped with its arrival time; filled by a
 /// reader thread, read by tests.
-public final class OutputLog: Sendable {
+public final class OutputLog: @unchecked Sendable {
     /// One line and when it arrived.
     public struct Line: Sendable {
         /// The line without its terminator.
@@ -18,7 +17,13 @@ public final class OutputLog: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    // An NSLock (a pthread mutex) rather than `Mutex`, so ThreadSanitizer sees the locking.
+    private let lock = NSLock()
+    private var storage = State()
+
+    private func withState<T>(_ body: (inout State) -> T) -> T {
+        lock.withLock { body(&storage) }
+    }
 
     /// An empty log.
     public init() {}
@@ -26,7 +31,7 @@ public final class OutputLog: Sendable {
     /// Appends raw bytes, splitting them into lines.
     public func append(_ bytes: some Sequence<UInt8>) {
         let now = ContinuousClock.now
-        state.withLock { state in
+        withState { state in
             for byte in bytes {
                 if byte == UInt8(ascii: "\n") {
                     var text = String(decoding: state.partial, as: UTF8.self)
@@ -43,7 +48,7 @@ public final class OutputLog: Sendable {
     /// Marks end of output (the pipe closed); a last unterminated line is kept.
     public func finish() {
         let now = ContinuousClock.now
-        state.withLock { state in
+        withState { state in
             if !state.partial.isEmpty {
                 state.lines.append(Line(text: String(decoding: state.partial, as: UTF8.self), time: now))
                 state.partial.removeAll()
@@ -53,11 +58,11 @@ public final class OutputLog: Sendable {
     }
 
     /// The complete lines so far.
-    public var lines: [Line] { state.withLock { $0.lines } }
+    public var lines: [Line] { withState { $0.lines } }
     /// The complete lines so far, joined by newlines.
     public var text: String { lines.map(\.text).joined(separator: "\n") }
     /// Whether the writer closed its end.
-    public var isFinished: Bool { state.withLock { $0.finished } }
+    public var isFinished: Bool { withState { $0.finished } }
 
     /// Waits for a line (after the first `skipping` lines) that satisfies `predicate`.
     @discardableResult

@@ -3,9 +3,17 @@ import FaultlineIO
 
 /// What the upstream connection says, reported to the exchange's machine: the same for
 /// every client protocol (flow control, which is the client's, stays with each host).
+/// Only the connection the current exchange holds is heard: a connection that belonged to
+/// an earlier exchange can never reach this one.
 extension ExchangeHost {
+    /// The current exchange, if `upstream` is the connection it holds.
+    private func exchange(heldBy upstream: UpstreamConnection) -> Exchange? {
+        guard let exchange, exchange.upstream === upstream else { return nil }
+        return exchange
+    }
+
     func upstreamDidConnect(_ upstream: UpstreamConnection) {
-        guard let exchange else { return }
+        guard let exchange = exchange(heldBy: upstream) else { return }
         if let trace {
             trace.tcpConnected = upstream.socket.tcpConnectedAt
             trace.connected = context.loop.now
@@ -15,28 +23,28 @@ extension ExchangeHost {
     }
 
     func upstream(_ upstream: UpstreamConnection, didReceiveHead head: HTTPHead) {
-        guard let exchange else { return }
+        guard let exchange = exchange(heldBy: upstream) else { return }
         var head = head
         let actions = exchange.machine.responseHeadReceived(&head)
         run(actions, on: exchange, inHand: .head(head))
     }
 
     func upstream(_ upstream: UpstreamConnection, didReceiveBody bytes: UnsafeRawBufferPointer) {
-        guard let exchange else { return }
+        guard let exchange = exchange(heldBy: upstream) else { return }
         run(exchange.machine.responseBodyReceived(count: bytes.count), on: exchange, inHand: .body(bytes))
     }
 
     func upstream(_ upstream: UpstreamConnection, didReceiveTrailers trailers: HTTPHeaders) {
-        exchange?.responseTrailers = trailers
+        exchange(heldBy: upstream)?.responseTrailers = trailers
     }
 
     func upstreamDidFinishResponse(_ upstream: UpstreamConnection) {
-        guard let exchange else { return }
+        guard let exchange = exchange(heldBy: upstream) else { return }
         run(exchange.machine.responseEnded(), on: exchange)
     }
 
     func upstream(_ upstream: UpstreamConnection, didFail failure: UpstreamFailure) {
-        guard let exchange else { return }
+        guard let exchange = exchange(heldBy: upstream) else { return }
         exchange.upstream = nil
         if let trace, case .pinMismatch = failure { trace.pinResult = .mismatch }
         if case .handshake = failure, let route = exchange.route {

@@ -16,7 +16,9 @@ extension DownstreamConnection: ExchangeHost {
     }
 
     func upstream(_ upstream: UpstreamConnection, didReceiveTunnelBytes bytes: UnsafeRawBufferPointer) {
-        if let exchange { run(exchange.machine.tunnelActivity(), on: exchange) }
+        // Only the tunnel's own connection reaches the client.
+        guard let exchange, exchange.upstream === upstream else { return }
+        run(exchange.machine.tunnelActivity(), on: exchange)
         socket.write(bytes)
         if socket.pendingWriteBytes > 0 { upstream.socket.setReading(false) }
     }
