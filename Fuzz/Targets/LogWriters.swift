@@ -75,7 +75,7 @@ enum LogRecordBuilder {
         record.upstream = optionalString(&input)
         record.route = optionalString(&input)
         for _ in 0..<input.choose(3) { record.faults.append(input.string()) }
-        record.pinResult = optionalString(&input)
+        record.pinResult = input.flag() ? PinResult.allCases[input.choose(PinResult.allCases.count)] : nil
         if input.flag() { record.setError(type: input.string(), message: input.string(), policy: policy) }
         if input.flag() { record.setMessage(input.string(), policy: policy) }
         var keys = attributeKeys
