@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// Faultline: an HTTP reverse proxy for reproducing outages, verifying certificate pins
-/// and logging traffic with secrets redacted. Layers point downward only (see README.md, Layout).
+/// and logging traffic with secrets redacted. Layers point downward only
+/// (docs/architecture.md, "Layering rule" and "Module graph"; scripts/check-layering.sh checks it).
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 /// Release builds skip dynamic exclusivity checks on the hot path (debug builds and tests keep them).
 let hotPath: [SwiftSetting] = strict + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]

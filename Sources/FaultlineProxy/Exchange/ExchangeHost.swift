@@ -11,7 +11,8 @@ import FaultlineIO
 /// carried out here, once for every protocol; what reaches the client goes through the
 /// `ExchangeClient` requirements, which each protocol writes its own way. The upstream
 /// connection reports to the host (`UpstreamConnectionOwner`, implemented below for every
-/// host), so its events reach the same machine.
+/// host), so its events reach the same machine. How an HTTP/2 stream plugs in:
+/// docs/architecture.md, "Adapters".
 ///
 /// `DownstreamConnection` is the HTTP/1 host (one exchange at a time, pipelined requests
 /// queued). An HTTP/2 stream adapter will be a host per stream: HEADERS start an exchange,

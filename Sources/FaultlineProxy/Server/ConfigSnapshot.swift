@@ -5,7 +5,8 @@ import FaultlineTLS
 /// A validated configuration compiled for the hot path: routes into a matcher, upstream names
 /// into resolved addresses, certificates and trust into TLS contexts, pins into digests.
 /// Immutable; swapped whole on reload, so an exchange that started on one snapshot finishes
-/// on it (and a reload is also how new certificates are picked up).
+/// on it (and a reload is also how new certificates are picked up). Its lifecycle:
+/// docs/architecture.md, "Config snapshot lifecycle".
 public final class ConfigSnapshot: Sendable {
     /// The configuration it was compiled from.
     public let config: ProxyConfig

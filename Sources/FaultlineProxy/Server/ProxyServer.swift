@@ -9,6 +9,7 @@ import Glibc
 
 /// The running proxy: one event loop per worker, each with its own SO_REUSEPORT listener
 /// sockets, upstream pool and connections; config snapshots swapped atomically on reload.
+/// What crosses loops, and how: docs/architecture.md, "Threading model".
 public final class ProxyServer: Sendable {
     /// The loops the proxy runs on (the demo origin may share them).
     public let group: EventLoopGroup
