@@ -103,11 +103,13 @@ final class HostileStack: Sendable {
         self.directory = directory
     }
 
-    /// One worker, so that every client shares one loop and so one upstream pool.
+    /// One worker, so that every client shares one loop and so one upstream pool. The
+    /// upstream response timeout is long: on a loaded runner the Python origin may take
+    /// seconds to answer, and that must not turn an expected 502 into a 504.
     static func start() async throws -> HostileStack {
         let origin = try await HostileOrigin.start()
         let directory = try TemporaryDirectory()
-        var config = ProxyConfig.single(port: origin.port)
+        var config = ProxyConfig.single(port: origin.port, responseMs: 20_000)
         config.workers = 1
         let path = try directory.write("faultline.json", config.json)
         let proxy = try await FaultlineProcess.run(config: path)
@@ -115,7 +117,7 @@ final class HostileStack: Sendable {
     }
 
     /// Sends `request` on a new connection and reads until `responses` complete responses
-    /// arrived (or, with `untilClose`, until the proxy closes), or 5 s pass; returns the raw
+    /// arrived (or, with `untilClose`, until the proxy closes), or 25 s pass; returns the raw
     /// bytes too (trailers).
     func exchange(_ request: String, responses: Int = 1, untilClose: Bool = false) async throws
         -> (bytes: [UInt8], parsed: [ParsedResponse], closed: Bool) {
@@ -128,9 +130,10 @@ final class HostileStack: Sendable {
         }
     }
 
-    /// Reads from `client` until `responses` complete responses, a close, or 5 s.
+    /// Reads from `client` until `responses` complete responses, a close, or 25 s (longer
+    /// than the upstream response timeout, so a slow origin shows as what it is).
     static func read(_ client: RawClient, responses: Int) -> (bytes: [UInt8], parsed: [ParsedResponse], closed: Bool) {
-        let end = ContinuousClock.now + .seconds(5)
+        let end = ContinuousClock.now + .seconds(25)
         var received: [UInt8] = []
         while ContinuousClock.now < end {
             let parsed = HTTPResponseParser.parse(received)
