@@ -19,7 +19,7 @@ struct PinCheckVerdictTests {
         #expect(check(livePassed: false, refused: false).verdict == .report)
         #expect(check(livePassed: false, refused: true).verdict == .mismatch)
         #expect(check(livePassed: nil, refused: false).verdict == .off)
-        #expect(check(livePassed: false, refused: true).result == "mismatch")
+        #expect(check(livePassed: false, refused: true).verdict.rawValue == "mismatch")
     }
 
     @Test func recordsCarryTheVerdictThenTheWarnings() throws {

@@ -13,11 +13,6 @@ extension PinEnforcement.Check {
         }
     }
 
-    /// The verdict as logged, for holders that keep it as text.
-    var result: String {
-        verdict.rawValue
-    }
-
     /// The pin records of this handshake: the verdict with which certificate matched which
     /// pin, then one record per warning. Values go through the log's redaction like any other.
     func records(address: SocketAddress, policy: LogPolicy) -> [LogRecord] {

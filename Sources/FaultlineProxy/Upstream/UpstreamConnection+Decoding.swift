@@ -65,9 +65,11 @@ extension UpstreamConnection {
     private func deliver(_ events: [HTTP1DecoderEvent], from input: UnsafeRawBufferPointer,
                          to owner: UpstreamConnectionOwner) -> Bool {
         var ended = false
-        for event in events {
+        // Matched in place: copying each event (a head holds its fields) out of the array
+        // costs on every response.
+        for index in events.indices {
             guard lifecycle.owner != nil else { return false }
-            switch event {
+            switch events[index] {
             case .head(let head):
                 let kind: UpstreamConnectionLifecycle.Head = head.status == 101 ? .switchingProtocols
                     : head.isInterim ? .interim : .final(keepAlive: head.keepAlive)
