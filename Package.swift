@@ -51,6 +51,8 @@ let package = Package(
         .testTarget(name: "FaultlineDemoOriginTests", dependencies: ["FaultlineDemoOrigin", "FaultlineIO", "FaultlineHTTP", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog", "FaultlineTestSupport"], swiftSettings: strict),
         // Depends on the executable so that building the tests builds the binary they run.
-        .testTarget(name: "FaultlineIntegrationTests", dependencies: ["faultline", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineIntegrationTests", dependencies: ["faultline", "URLSessionProbe", "FaultlineTestSupport"], swiftSettings: strict),
+        // URLSession in a process of its own, run by the tests inside a private trust store.
+        .executableTarget(name: "URLSessionProbe", path: "Tests/URLSessionProbe", swiftSettings: strict),
     ]
 )

@@ -57,9 +57,22 @@ struct TLSListenerTests {
         #expect(stack.origin.requests.count == 4, "\(stack.origin.output.text)")
     }
 
+    /// URLSession trusting the test CA (a private trust store, see `TrustedURLSession`) gets
+    /// the origin's answers through the TLS listener, several requests at once on one session.
+    @Test func urlSessionTrustingTheTestCAGetsTheOriginThroughTheTLSListener() async throws {
+        let stack = try await Self.start { [Self.normal($0)] }
+        let url = "https://127.0.0.1:\(stack.proxy.port)/trusted-urlsession"
+        let root = stack.chain.path("root.pem")
+        let outcomes = try await Blocking.run { try TrustedURLSession.run(url, trusting: root, count: 3) }
+        for outcome in outcomes {
+            #expect(outcome.status == 200 && outcome.errorCode == nil && (outcome.bodyBytes ?? 0) > 0, "\(outcome)")
+        }
+        #expect(stack.origin.requests.count == 3, "\(stack.origin.output.text)")
+    }
+
     /// FoundationNetworking's URLSession on Linux (libcurl underneath) trusts only the system
-    /// store: it has no API to add a CA and does not deliver server-trust challenges. So the
-    /// test proves the fail-closed side: URLSession refuses the listener's test-CA certificate.
+    /// store: it has no API to add a CA and does not deliver server-trust challenges. Without
+    /// a private trust store (above) it refuses the listener's test-CA certificate: fail closed.
     @Test func urlSessionRefusesTheListenerCertificateFromAnUntrustedCA() async throws {
         let stack = try await Self.start { [Self.normal($0)] }
         let client = HTTPClient()
