@@ -156,7 +156,7 @@ struct ConfigValidationTests {
         (minimal(#""listener": []"#), #"listener: unknown key; did you mean "listeners"?"#),
         (minimal(#""Seed": 1"#), #"Seed: unknown key; did you mean "seed"?"#),
         (minimal(#""zzz": 1"#),
-         "zzz: unknown key (known: workers, listeners, admin, demo_origin, upstreams, routes, timeouts_ms, limits, seed, fault_headers, log, har, $schema)"),
+         "zzz: unknown key (known: workers, listeners, admin, demo_origin, upstreams, routes, timeouts_ms, limits, seed, fault_headers, log, har, http2, $schema)"),
         (withRoute(#"{"upstream": "demo", "mach": {}}"#), #"routes[0].mach: unknown key; did you mean "match"?"#),
         (withRoute(#"{"upstream": "demo", "match": {"paht_prefix": "/"}}"#),
          #"routes[0].match.paht_prefix: unknown key; did you mean "path_prefix"?"#),
@@ -205,7 +205,7 @@ struct ConfigValidationTests {
         }
         """#
         #expect(configErrors(json) == [
-            #"colour: unknown key (known: workers, listeners, admin, demo_origin, upstreams, routes, timeouts_ms, limits, seed, fault_headers, log, har, $schema)"#,
+            #"colour: unknown key (known: workers, listeners, admin, demo_origin, upstreams, routes, timeouts_ms, limits, seed, fault_headers, log, har, http2, $schema)"#,
             "workers: expected an integer 0...256, got -1",
             #"listeners[0].address: expected host:port, got "8080""#,
             #"listeners[1].tls.certificate: cannot read "/nonexistent/x.pem": No such file or directory"#,
@@ -215,7 +215,7 @@ struct ConfigValidationTests {
             "upstreams.demo.timeouts_ms.connect: expected an integer 1...86400000, got -5",
             "upstreams.staging.pins: pins need an https upstream",
             #"routes[0].upstream: unknown upstream "stagin" (known: demo, staging)"#,
-            "routes[0].faults[0]: expected one fault kind (delay, status, reset, close, hang, throttle, truncate, corrupt, rewrite, profile), got none",
+            "routes[0].faults[0]: expected one fault kind (delay, status, reset, close, hang, throttle, truncate, corrupt, rewrite, profile, rst_stream, goaway), got none",
             #"routes[1].match.methods[0]: expected an HTTP method token, got "G T""#,
             "limits.max_header_count: expected an integer 1...10000, got 0",
         ])

@@ -103,6 +103,7 @@ struct FaultConfigTests {
             ("faultHang", FaultConfigKeys.hang), ("faultThrottle", FaultConfigKeys.throttle),
             ("faultTruncate", FaultConfigKeys.truncate), ("faultCorrupt", FaultConfigKeys.corrupt),
             ("faultRewrite", FaultConfigKeys.rewrite), ("faultHeaders", FaultConfigKeys.faultHeaders),
+            ("faultRstStream", FaultConfigKeys.rstStream), ("faultGoAway", FaultConfigKeys.goAway),
         ]
         for (name, known) in pairs {
             #expect(keys(name) == Set(known), "$defs.\(name)")

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Fault config errors")
 struct FaultErrorTests {
-    static let known = "delay, status, reset, close, hang, throttle, truncate, corrupt, rewrite, profile"
+    static let known = "delay, status, reset, close, hang, throttle, truncate, corrupt, rewrite, profile, rst_stream, goaway"
 
     @Test(arguments: [
         (#"[{"delya": {"ms": 1}}]"#, #"routes[0].faults[0]: unknown fault kind "delya"; did you mean "delay"? (known: \#(known))"#),

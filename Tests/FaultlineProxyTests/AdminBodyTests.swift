@@ -31,6 +31,11 @@ struct AdminBodyTests {
                                                                    removeHeaders: ["server"]))),
             FaultSpec(name: "rewrite-bare", kind: .rewrite(RewriteFault())),
             FaultSpec(name: "3g", kind: .profile(.threeG)),
+            FaultSpec(name: "refuse", kind: .rstStream(RSTStreamFault())),
+            FaultSpec(name: "refuse-odd", kind: .rstStream(RSTStreamFault(errorCode: HTTP2ErrorCode(rawValue: 255)))),
+            FaultSpec(name: "reset-calm", kind: .reset(ResetFault(afterBytes: 0, errorCode: .enhanceYourCalm))),
+            FaultSpec(name: "drain", kind: .goAway(.graceful)),
+            FaultSpec(name: "shutdown", kind: .goAway(.immediate(.http11Required))),
         ])
 
     private static let stats = [FaultStats(routeIndex: 0, routeName: "all-kinds", faultIndex: 0, faultName: "slow",
@@ -54,7 +59,7 @@ struct AdminBodyTests {
                         "body": "{\"a\": \"b/c\"}"], "stats": counters],
             ["name": "file", "enabled": true, "kind": "status", "status": ["code": 500, "upstream": true, "body_file": "bodies/500.json"],
              "stats": counters],
-            ["name": "reset", "enabled": true, "kind": "reset", "reset": ["after_bytes": 10],
+            ["name": "reset", "enabled": true, "kind": "reset", "reset": ["after_bytes": 10, "error_code": "INTERNAL_ERROR"],
              "when": ["every_nth": 2, "active_for_ms": 100], "stats": counters],
             ["name": "close", "enabled": true, "kind": "close", "close": ["after_bytes": 0], "stats": counters],
             ["name": "hang", "enabled": true, "kind": "hang", "hang": ["then": "reset", "ms": 50],
@@ -68,6 +73,13 @@ struct AdminBodyTests {
              "rewrite": ["status": 418, "add_headers": ["x-a": "1"], "remove_headers": ["server"]], "stats": counters],
             ["name": "rewrite-bare", "enabled": true, "kind": "rewrite", "rewrite": [String: Any](), "stats": counters],
             ["name": "3g", "enabled": true, "kind": "profile", "profile": "3g", "stats": counters],
+            ["name": "refuse", "enabled": true, "kind": "rst_stream", "rst_stream": ["error_code": "REFUSED_STREAM"], "stats": counters],
+            ["name": "refuse-odd", "enabled": true, "kind": "rst_stream", "rst_stream": ["error_code": 255], "stats": counters],
+            ["name": "reset-calm", "enabled": true, "kind": "reset", "reset": ["after_bytes": 0, "error_code": "ENHANCE_YOUR_CALM"],
+             "stats": counters],
+            ["name": "drain", "enabled": true, "kind": "goaway", "goaway": ["mode": "graceful"], "stats": counters],
+            ["name": "shutdown", "enabled": true, "kind": "goaway", "goaway": ["mode": "immediate", "error_code": "HTTP_1_1_REQUIRED"],
+             "stats": counters],
         ]
     }
 

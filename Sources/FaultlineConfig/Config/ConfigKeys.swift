@@ -3,7 +3,7 @@
 enum ConfigKeys {
     static let topLevel = [
         "workers", "listeners", "admin", "demo_origin", "upstreams", "routes",
-        "timeouts_ms", "limits", "seed", "fault_headers", "log", "har", "$schema",
+        "timeouts_ms", "limits", "seed", "fault_headers", "log", "har", "http2", "$schema",
     ]
     static let listener = ["address", "tls"]
     static let admin = ["address", "token"]
@@ -13,7 +13,7 @@ enum ConfigKeys {
     static let drillCertificate = ["certificate", "key", "label"]
     static let upstream = [
         "url", "host_header", "timeouts_ms", "max_idle_connections",
-        "server_name", "trust", "min_version", "verify_hostname", "pins",
+        "server_name", "trust", "min_version", "verify_hostname", "pins", "protocol",
     ]
     /// The upstream keys that only an https upstream accepts.
     static let upstreamTLS = ["server_name", "trust", "min_version", "verify_hostname", "pins"]

@@ -18,12 +18,13 @@ extension ConfigLoader {
         let faultHeaders = readFaultHeaders(top, &diagnostics)
         let log = readLog(top, context, &diagnostics)
         let har = readHAR(top, &diagnostics)
+        let http2 = readHTTP2(top, &diagnostics)
         // `$schema` lets editors find config/faultline.schema.json; the loader only checks its type.
         _ = top.string("$schema", expected: "a string", &diagnostics)
         return ProxyConfig(
             workers: workers, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
             upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts,
-            limits: limits, seed: seed, faultHeaders: faultHeaders, log: log, har: har)
+            limits: limits, seed: seed, faultHeaders: faultHeaders, log: log, har: har, http2: http2)
     }
 
     /// The `address` member of a listener-like object.

@@ -24,6 +24,8 @@ public struct ProxyConfig: Sendable, Equatable {
     public let log: LogConfig
     /// The in-memory HAR capture of recent exchanges.
     public let har: HARConfig
+    /// HTTP/2 settings and flood limits.
+    public let http2: HTTP2Config
 
     /// Creates a configuration; upstreams are sorted by name so lookups and output are stable.
     public init(
@@ -38,7 +40,8 @@ public struct ProxyConfig: Sendable, Equatable {
         seed: UInt64? = nil,
         faultHeaders: FaultHeadersConfig = FaultHeadersConfig(),
         log: LogConfig = LogConfig(),
-        har: HARConfig = HARConfig()
+        har: HARConfig = HARConfig(),
+        http2: HTTP2Config = HTTP2Config()
     ) {
         self.workers = workers
         self.listeners = listeners
@@ -52,6 +55,7 @@ public struct ProxyConfig: Sendable, Equatable {
         self.faultHeaders = faultHeaders
         self.log = log
         self.har = har
+        self.http2 = http2
     }
 
     /// The upstream called `name`, if there is one.

@@ -6,6 +6,6 @@ extension ProxyConfig {
         ProxyConfig(workers: workers, listeners: listeners, admin: admin,
                     demoOrigin: demoOrigin, upstreams: upstreams, routes: routes,
                     clientTimeouts: clientTimeouts, limits: limits, seed: seed,
-                    faultHeaders: faultHeaders, log: log, har: har)
+                    faultHeaders: faultHeaders, log: log, har: har, http2: http2)
     }
 }

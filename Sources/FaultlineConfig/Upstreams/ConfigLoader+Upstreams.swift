@@ -78,11 +78,29 @@ extension ConfigLoader {
                 tunnelIdleMs: timeoutObject.int("tunnel_idle", in: timeoutRange, default: defaults.tunnelIdleMs, &diagnostics))
         }
         let maxIdle = object.int("max_idle_connections", in: 0...100_000, default: UpstreamConfig.defaultMaxIdleConnections, &diagnostics)
+        let httpProtocol = readUpstreamProtocol(object, isTLS: url.map { $0.scheme == "https" }, &diagnostics)
 
         guard let url else { return nil }
         return UpstreamConfig(
             name: name, scheme: url.scheme, host: url.host, port: url.port, hostHeader: hostHeader,
-            timeouts: timeouts, maxIdleConnections: maxIdle, tls: tls)
+            timeouts: timeouts, maxIdleConnections: maxIdle, tls: tls, httpProtocol: httpProtocol)
+    }
+
+    /// `protocol`: h2 needs TLS (ALPN), h2c a plain connection; `isTLS` is nil when the
+    /// URL is invalid (then only the value itself is checked).
+    private static func readUpstreamProtocol(
+        _ object: FieldReader, isTLS: Bool?, _ diagnostics: inout Diagnostics
+    ) -> UpstreamProtocol {
+        let chosen = object.choice("protocol", default: UpstreamProtocol.http11, &diagnostics)
+        switch (chosen, isTLS) {
+        case (.h2, false?):
+            diagnostics.add(object.path("protocol"), "\"h2\" needs an https:// upstream (ALPN); use \"h2c\" for plain HTTP/2")
+        case (.h2c, true?):
+            diagnostics.add(object.path("protocol"), "\"h2c\" is plain-text HTTP/2; an https:// upstream uses \"h2\"")
+        default:
+            break
+        }
+        return chosen
     }
 
     /// `[A-Za-z0-9_.-]+`: names appear in logs, metrics labels and admin URLs.

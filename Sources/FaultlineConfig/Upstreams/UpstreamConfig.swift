@@ -19,6 +19,9 @@ public struct UpstreamConfig: Sendable, Equatable {
     public let timeouts: UpstreamTimeouts
     /// Cap on idle pooled connections per event loop.
     public let maxIdleConnections: Int
+    /// The protocol spoken to the upstream (`protocol` in the config): `h2` only with
+    /// TLS, `h2c` only without.
+    public let httpProtocol: UpstreamProtocol
 
     /// TLS settings: non-nil exactly when the scheme is `https`.
     public let tls: UpstreamTLSConfig?
@@ -37,7 +40,8 @@ public struct UpstreamConfig: Sendable, Equatable {
         hostHeader: HostHeaderPolicy = .preserve,
         timeouts: UpstreamTimeouts = UpstreamTimeouts(),
         maxIdleConnections: Int = UpstreamConfig.defaultMaxIdleConnections,
-        tls: UpstreamTLSConfig? = nil
+        tls: UpstreamTLSConfig? = nil,
+        httpProtocol: UpstreamProtocol = .http11
     ) {
         self.name = name
         self.scheme = scheme
@@ -46,6 +50,7 @@ public struct UpstreamConfig: Sendable, Equatable {
         self.hostHeader = hostHeader
         self.timeouts = timeouts
         self.maxIdleConnections = maxIdleConnections
+        self.httpProtocol = httpProtocol
         let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         let defaultPort: UInt16 = scheme == "https" ? 443 : 80
         self.hostHeaderValue = port == defaultPort ? bracketed : "\(bracketed):\(port)"

@@ -75,7 +75,7 @@ extension FaultKindJSON {
         }
     }
 
-    /// `reset` and `close`: how many response bytes go out first.
+    /// `close`: how many response bytes go out first.
     struct AfterBytes: Encodable {
         let afterBytes: Int
 

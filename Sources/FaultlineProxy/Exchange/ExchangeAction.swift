@@ -48,6 +48,9 @@ enum ExchangeAction: Equatable {
     case startTunnel
     /// Report `pacerDrained()` once the pacer has handed every byte to the client.
     case awaitPacerDrain
+    /// A graceful goaway fault fired: this exchange completes and is the client
+    /// connection's last (HTTP/2: GOAWAY NO_ERROR whose last stream id covers this stream).
+    case sendGracefulGoAway
 
     // Time.
 

@@ -27,6 +27,12 @@ protocol ExchangeClient: AnyObject {
     func startTunnel(exchange: Exchange)
     /// The exchange ended normally: keep the client for the next request, or close it.
     func finishExchange(keepAlive: Bool)
-    /// The exchange was cut short.
+    /// A graceful goaway fault fired on this exchange: let it complete, take no new
+    /// requests on the connection, close once the exchanges in flight end. HTTP/2 sends
+    /// GOAWAY (NO_ERROR, last stream id covering this stream); HTTP/1 needs nothing more,
+    /// since the machine already answers with `Connection: close`.
+    func sendGracefulGoAway(exchange: Exchange)
+    /// The exchange was cut short (`how` says how; a reset's HTTP/2 code is
+    /// `exchange.machine.resetErrorCode`).
     func closeClient(_ how: ClientClose)
 }

@@ -96,6 +96,8 @@ extension ExchangeHost {
             startTunnel(exchange: exchange)
         case .awaitPacerDrain:
             awaitPacerDrain(exchange)
+        case .sendGracefulGoAway:
+            sendGracefulGoAway(exchange: exchange)
         case .armDeadline(let kind, let milliseconds):
             armDeadline(kind, milliseconds: milliseconds)
         case .disarmDeadline:

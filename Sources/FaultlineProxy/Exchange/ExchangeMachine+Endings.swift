@@ -158,6 +158,13 @@ extension ExchangeMachine {
             actions.append(.writeBadChunkFraming)
             note(.fault, "malformed chunked body by fault \(names)", &actions)
             end(.closeClient(.graceful), &actions)
+        case .refuseStream(let code):
+            // `requestHeadReceived` refuses before this point; kept so the switch is whole.
+            note(.fault, "request refused (\(code)) by fault \(names)", &actions)
+            end(.closeClient(.refuseStream(code)), &actions)
+        case .goAway(let code):
+            note(.fault, "connection shut down (GOAWAY \(code)) by fault \(names)", &actions)
+            end(.closeClient(.goAway(code)), &actions)
         }
     }
 

@@ -41,6 +41,10 @@ struct ExchangeMachine {
         state = .admitted
     }
 
+    /// The RST_STREAM code an HTTP/2 stream sends when it performs `closeClient(.reset)`:
+    /// the reset fault's `error_code`, INTERNAL_ERROR when no reset fault fired.
+    var resetErrorCode: HTTP2ErrorCode { plan.resetErrorCode }
+
     /// Whether the client's request has ended.
     @inline(__always)
     var requestComplete: Bool { request == .complete }
@@ -68,6 +72,17 @@ struct ExchangeMachine {
         case .refuse:
             state = .awaitingRequestEnd(.refusal)
         case .proxy:
+            if case .refuseStream(let code) = plan.terminal {
+                // On the head: the body is never read and the upstream never contacted.
+                note(.fault, "request refused (\(code)) by fault \(plan.names.joined(separator: ", "))", &actions)
+                end(.closeClient(.refuseStream(code)), &actions)
+                return actions
+            }
+            if plan.gracefulGoAway {
+                // This response is the connection's last (`Connection: close` on HTTP/1).
+                mayKeepAlive = false
+                actions.append(.sendGracefulGoAway)
+            }
             if plan.terminal != nil {
                 // Answered (or not) by the fault once the request has been read; until then
                 // its body must keep coming like any other.

@@ -17,6 +17,12 @@ struct FaultPlan: Equatable {
         case garbage
         /// A response head, then broken chunk framing, then close.
         case badChunkFraming
+        /// Refuse the request on its head, before the upstream is contacted: RST_STREAM
+        /// with this code on HTTP/2, RST on HTTP/1.
+        case refuseStream(HTTP2ErrorCode)
+        /// Close the client connection before any response: GOAWAY with this code on
+        /// HTTP/2, FIN (an empty reply) on HTTP/1.
+        case goAway(HTTP2ErrorCode)
     }
 
     /// Names of the faults that fired, for the marker header and logs.
@@ -33,6 +39,10 @@ struct FaultPlan: Equatable {
     var cutAfterBytes: Int?
     var cutWithReset = false
     var corruptJSON = false
+    /// The RST_STREAM code of a reset (before the response or after N bytes) on HTTP/2.
+    var resetErrorCode = ResetFault.defaultErrorCode
+    /// A graceful goaway fired: the response passes, then the client connection closes.
+    var gracefulGoAway = false
 
     /// Whether any fault applies.
     var isEmpty: Bool { names.isEmpty }
@@ -52,7 +62,8 @@ struct FaultPlan: Equatable {
             if phase == .firstByte { firstByteDelayMs += ms } else { requestDelayMs += ms }
         case .status(let status):
             if status.upstream { replaceStatus = status } else { terminal = .status(status) }
-        case .reset(let after):
+        case .reset(let after, let code):
+            resetErrorCode = code
             if after == 0 { terminal = .reset } else { cut(after: after, reset: true) }
         case .close(let after):
             if after == 0 { terminal = .close } else { cut(after: after, reset: false) }
@@ -72,6 +83,13 @@ struct FaultPlan: Equatable {
             }
         case .rewrite(let rewrite):
             self.rewrite = rewrite
+        case .rstStream(let code):
+            terminal = .refuseStream(code)
+        case .goAway(let goAway):
+            switch goAway {
+            case .graceful: gracefulGoAway = true
+            case .immediate(let code): terminal = .goAway(code)
+            }
         case .profile(let profile, let lost):
             if lost {
                 // A lost request on a lossy link: nothing comes back; the client times out

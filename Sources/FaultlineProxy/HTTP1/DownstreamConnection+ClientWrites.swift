@@ -67,12 +67,17 @@ extension DownstreamConnection: ExchangeClient {
         }
     }
 
-    /// Ends the connection as the exchange asks.
+    /// The machine already dropped keep-alive: the response says `Connection: close` and
+    /// the connection closes after it, which is all a graceful goaway means on HTTP/1.
+    func sendGracefulGoAway(exchange: Exchange) {}
+
+    /// Ends the connection as the exchange asks; HTTP/1 has no error codes, so a refused
+    /// stream is a reset and an immediate goaway a close.
     func closeClient(_ how: ClientClose) {
         switch how {
         case .graceful: closeAfterFlush()
-        case .now: closeNow()
-        case .reset: closeNow(reset: true)
+        case .now, .goAway: closeNow()
+        case .reset, .refuseStream: closeNow(reset: true)
         }
     }
 

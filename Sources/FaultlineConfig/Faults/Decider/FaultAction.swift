@@ -6,8 +6,9 @@ public enum FaultAction: Sendable, Equatable {
     case delay(ms: Int)
     /// Answer with this status; `code` is the resolved one.
     case status(StatusFault)
-    /// Reset after this many response bytes (0 = before the response).
-    case reset(afterBytes: Int)
+    /// Reset after this many response bytes (0 = before the response); `errorCode` is
+    /// the RST_STREAM code on HTTP/2.
+    case reset(afterBytes: Int, errorCode: HTTP2ErrorCode)
     /// Close after this many response bytes (0 = empty reply).
     case close(afterBytes: Int)
     /// Hang, then end the connection.
@@ -23,13 +24,18 @@ public enum FaultAction: Sendable, Equatable {
     /// Apply the network profile; `lost` asks the proxy to emulate a lost request
     /// (a stall, or for a total-loss profile a hang until the client gives up).
     case profile(NetworkProfile, lost: Bool)
+    /// Refuse the request on its head with this RST_STREAM code (RST on HTTP/1).
+    case rstStream(HTTP2ErrorCode)
+    /// Shut the client connection down, gracefully or at once.
+    case goAway(GoAwayFault)
 
     /// Whether this action ends the exchange, so later faults do not apply.
     public var isTerminal: Bool {
         switch self {
         case .status(let status): !status.upstream
-        case .reset, .close, .hang: true
+        case .reset, .close, .hang, .rstStream: true
         case .profile(_, let lost): lost
+        case .goAway(let goAway): goAway != .graceful
         case .delay, .throttle, .truncate, .corrupt, .rewrite: false
         }
     }

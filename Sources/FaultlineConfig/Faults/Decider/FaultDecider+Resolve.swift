@@ -40,7 +40,7 @@ extension FaultDecider {
             if case .status(let code) = step { return .status(status.with(code: code)) }
             return .status(status)
         case .reset(let reset):
-            return .reset(afterBytes: reset.afterBytes)
+            return .reset(afterBytes: reset.afterBytes, errorCode: reset.errorCode)
         case .close(let close):
             return .close(afterBytes: close.afterBytes)
         case .hang(let hang):
@@ -53,6 +53,10 @@ extension FaultDecider {
             return .corrupt(corrupt.mode)
         case .rewrite(let rewrite):
             return .rewrite(rewrite)
+        case .rstStream(let rstStream):
+            return .rstStream(rstStream.errorCode)
+        case .goAway(let goAway):
+            return .goAway(goAway)
         case .profile(let profile):
             let lost = profile.lossRate >= 1 || (profile.lossRate > 0 && state.nextUnit() < profile.lossRate)
             return .profile(profile, lost: lost)

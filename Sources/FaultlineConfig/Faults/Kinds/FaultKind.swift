@@ -21,10 +21,15 @@ public enum FaultKind: Sendable, Equatable {
     case rewrite(RewriteFault)
     /// A named bad-network preset, expanded to its parameters.
     case profile(NetworkProfile)
+    /// Refuse the request on its head (RST_STREAM on HTTP/2, RST on HTTP/1).
+    case rstStream(RSTStreamFault)
+    /// Shut the connection down (GOAWAY on HTTP/2), gracefully or at once.
+    case goAway(GoAwayFault)
 
     /// Config keys of every kind, in the order messages list them.
     public static let keywords = [
         "delay", "status", "reset", "close", "hang", "throttle", "truncate", "corrupt", "rewrite", "profile",
+        "rst_stream", "goaway",
     ]
 
     /// The config key of this kind.
@@ -40,6 +45,8 @@ public enum FaultKind: Sendable, Equatable {
         case .corrupt: "corrupt"
         case .rewrite: "rewrite"
         case .profile: "profile"
+        case .rstStream: "rst_stream"
+        case .goAway: "goaway"
         }
     }
 }

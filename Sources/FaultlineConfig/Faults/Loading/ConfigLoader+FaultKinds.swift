@@ -22,7 +22,14 @@ extension ConfigLoader {
         switch keyword {
         case "delay": kind = readDelay(object, &diagnostics).map(FaultKind.delay)
         case "status": kind = readStatus(object, context, &diagnostics).map(FaultKind.status)
-        case "reset": kind = .reset(ResetFault(afterBytes: object.int("after_bytes", in: 0...Int.max, default: 0, &diagnostics)))
+        case "reset":
+            kind = .reset(ResetFault(
+                afterBytes: object.int("after_bytes", in: 0...Int.max, default: 0, &diagnostics),
+                errorCode: errorCode(object, "error_code", default: ResetFault.defaultErrorCode, &diagnostics)))
+        case "rst_stream":
+            kind = .rstStream(RSTStreamFault(
+                errorCode: errorCode(object, "error_code", default: RSTStreamFault.defaultErrorCode, &diagnostics)))
+        case "goaway": kind = readGoAway(object, &diagnostics).map(FaultKind.goAway)
         case "close": kind = .close(CloseFault(afterBytes: object.int("after_bytes", in: 0...Int.max, default: 0, &diagnostics)))
         case "hang":
             kind = .hang(HangFault(
@@ -51,6 +58,8 @@ extension ConfigLoader {
         case "delay": FaultConfigKeys.delay
         case "status": FaultConfigKeys.status
         case "reset": FaultConfigKeys.reset
+        case "rst_stream": FaultConfigKeys.rstStream
+        case "goaway": FaultConfigKeys.goAway
         case "close": FaultConfigKeys.close
         case "hang": FaultConfigKeys.hang
         case "throttle": FaultConfigKeys.throttle
@@ -72,6 +81,18 @@ extension ConfigLoader {
         let listed = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
         diagnostics.add(path, "expected \(listed), got \(value.rendered)")
         return nil
+    }
+
+    /// `goaway`: an error code only for `"immediate"` (a graceful GOAWAY carries NO_ERROR).
+    private static func readGoAway(_ object: FieldReader, _ diagnostics: inout Diagnostics) -> GoAwayFault? {
+        switch object.choice("mode", default: GoAwayFault.Mode.graceful, &diagnostics) {
+        case .graceful:
+            object.refuseReserved("error_code", #"applies only to mode "immediate" (a graceful GOAWAY carries NO_ERROR)"#,
+                                  &diagnostics)
+            return .graceful
+        case .immediate:
+            return .immediate(errorCode(object, "error_code", default: GoAwayFault.defaultImmediateErrorCode, &diagnostics))
+        }
     }
 
     private static func readThrottle(_ object: FieldReader, _ diagnostics: inout Diagnostics) -> ThrottleFault? {
