@@ -46,6 +46,23 @@ struct AdminAnswer: Decodable {
         }
     }
 
+    /// `/stats`' HTTP/2 traffic counters.
+    struct HTTP2Counters: Decodable {
+        let connectionsAccepted: Int?
+        let streamsOpened: Int?
+        let streamsResetByFaultline: Int?
+        let streamsResetByClient: Int?
+        let goawaysSent: Int?
+
+        private enum CodingKeys: String, CodingKey {
+            case connectionsAccepted = "connections_accepted"
+            case streamsOpened = "streams_opened"
+            case streamsResetByFaultline = "streams_reset_by_faultline"
+            case streamsResetByClient = "streams_reset_by_client"
+            case goawaysSent = "goaways_sent"
+        }
+    }
+
     /// One error of a refused change, with its field path.
     struct FieldError: Decodable {
         let field: String?
@@ -57,6 +74,7 @@ struct AdminAnswer: Decodable {
     var rules: [Rule]?
     var stale: [String]?
     var seed: String?
+    var http2: HTTP2Counters?
     var error: String?
     var errors: [FieldError]?
 

@@ -28,7 +28,8 @@ enum RulesCommandTable {
         return lines
     }
 
-    /// One line per fault: rule, fault, kind, on/off, matched, fired, active.
+    /// One line per fault: rule, fault, kind, on/off, matched, fired, active; then the seed
+    /// and the HTTP/2 counters.
     static func stats(_ answer: AdminAnswer) -> [String] {
         var rows = [["RULE", "FAULT", "KIND", "ENABLED", "MATCHED", "FIRED", "ACTIVE"]]
         for rule in answer.rules ?? [] {
@@ -43,6 +44,11 @@ enum RulesCommandTable {
         var lines = align(rows)
         if rows.count == 1 { lines.append("(no faults)") }
         if let seed = answer.seed { lines.append("seed: \(seed)") }
+        if let http2 = answer.http2 {
+            lines.append("http2: \(http2.connectionsAccepted ?? 0) connections, \(http2.streamsOpened ?? 0) streams, "
+                + "\(http2.streamsResetByFaultline ?? 0) reset by faultline, \(http2.streamsResetByClient ?? 0) reset by client, "
+                + "\(http2.goawaysSent ?? 0) GOAWAY sent")
+        }
         return lines
     }
 

@@ -166,6 +166,19 @@ struct AdminAPITests {
         #expect(try await stack.status(of: "/users") == 200)
     }
 
+    /// The HTTP/2 counters are in `GET /stats` whatever the listeners speak: all zero after
+    /// HTTP/1 traffic, so a dashboard can read them before any client negotiates h2.
+    @Test func statsCarryZeroHTTP2CountersOnAnHTTP1Run() async throws {
+        let stack = try await AdminStack.start()
+        defer { stack.stop() }
+        for _ in 0..<3 { #expect(try await stack.status(of: "/users") == 200) }
+        let stats = try await stack.admin("GET", "/stats")
+        #expect(stats.status == 200)
+        let http2 = try #require(stats.json["http2"] as? [String: Any], "\(stats.json)")
+        #expect(http2 as? [String: Int] == ["connections_accepted": 0, "streams_opened": 0, "streams_reset_by_faultline": 0,
+                                           "streams_reset_by_client": 0, "goaways_sent": 0], "\(http2)")
+    }
+
     @Test func sighupReloadKeepsRuntimeRules() async throws {
         let stack = try await AdminStack.start()
         defer { stack.stop() }

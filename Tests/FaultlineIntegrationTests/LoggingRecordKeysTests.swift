@@ -82,8 +82,18 @@ struct LoggingRecordKeysTests {
         let matched = verdict["faultline.pin.matched"] as? [String] ?? []
         #expect(matched.count == 1 && matched[0].contains(chain.pin("int")), "matches as an array: \(verdict)")
 
+        // HTTP/1 exchanges carry their version and none of the HTTP/2 fields.
+        let exchanges = records.filter { $0.kind == "exchange" }
+        #expect(exchanges.count >= ids.count && exchanges.allSatisfy { $0["network.protocol.version"] as? String == "1.1" },
+                "\(exchanges.map { $0["network.protocol.version"] ?? "-" })")
+        #expect(!lines.contains { $0.contains("\"http2.") }, "an HTTP/1 record with an http2 key")
+
         let har = try await proxy.har()
         #expect(StrictJSON.problem(har.text) == nil, "HAR: \(StrictJSON.problem(har.text) ?? "")")
         #expect(HARValidator.entries(har.object).count >= ids.count)
+        for entry in HARValidator.entries(har.object) {
+            #expect((entry["request"] as? [String: Any])?["httpVersion"] as? String == "HTTP/1.1")
+            #expect(entry["_streamId"] == nil && entry["_http2ErrorCode"] == nil, "\(entry.keys.sorted())")
+        }
     }
 }

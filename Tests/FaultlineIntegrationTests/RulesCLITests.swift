@@ -45,8 +45,11 @@ struct RulesCLITests {
         #expect(run.status == 0)
         let stats = try JSONObject.parse(Array(run.output.utf8))
         #expect(((stats["rules"] as? [[String: Any]])?.first?["fired"] as? Int) == 1)
+        #expect((stats["http2"] as? [String: Any])?["streams_opened"] as? Int == 0, "\(stats)")
         run = try await rules(stack, ["stats"])
         #expect(run.output.contains("search-down  status"))
+        #expect(run.output.contains("http2: 0 connections, 0 streams, 0 reset by faultline, 0 reset by client, 0 GOAWAY sent"),
+                "\(run.output)")
 
         run = try await rules(stack, ["rm", "search-down"])
         #expect(run.status == 0)

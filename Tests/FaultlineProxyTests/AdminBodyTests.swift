@@ -158,11 +158,13 @@ struct AdminBodyTests {
     }
 
     @Test func statsKeepTheSeedAsText() throws {
+        let http2 = HTTP2Counters.Counts(connectionsAccepted: 1, streamsOpened: 7, streamsResetByFaultline: 2,
+                                         streamsResetByClient: 3, goawaysSent: 4)
         let stats = AdminBody.Stats(configGeneration: 1, seed: String(UInt64.max), rules: [
             AdminBody.RuleCounters(name: "r", source: "file", enabled: true, fired: 2, faults: [
                 AdminBody.FaultCounters(name: "f", kind: "status", enabled: true, matched: 3, fired: 2, active: 0),
             ]),
-        ])
+        ], http2: http2)
         let response = AdminResponse.json(200, stats)
         let object = try #require(try parsed(response) as? [String: Any])
         #expect(object["seed"] as? String == "18446744073709551615")
@@ -170,6 +172,8 @@ struct AdminBodyTests {
             "config_generation": 1, "seed": "18446744073709551615",
             "rules": [["name": "r", "source": "file", "enabled": true, "fired": 2,
                        "faults": [["name": "f", "kind": "status", "enabled": true, "matched": 3, "fired": 2, "active": 0]]]],
+            "http2": ["connections_accepted": 1, "streams_opened": 7, "streams_reset_by_faultline": 2,
+                      "streams_reset_by_client": 3, "goaways_sent": 4],
         ]
         #expect(same(object, expected))
         try expectSameBytesAsSerialization(response)

@@ -17,6 +17,7 @@ public enum JSONLineEncoder {
         writer.member("client.address", record.clientAddress)
         writer.member("client.port", record.clientPort)
         writer.member("network.protocol.version", record.protocolVersion)
+        writer.member("http2.stream_id", record.http2StreamID)
         writer.member("http.request.method", record.method)
         writer.member("url.scheme", record.scheme)
         writer.member("server.address", record.host)
@@ -36,6 +37,9 @@ public enum JSONLineEncoder {
         writer.member("faultline.pin.result", record.pinResult?.rawValue)
         writer.member("error.type", record.errorType)
         writer.member("faultline.error", record.error)
+        writer.member("http2.error_code", record.http2Error?.name)
+        writer.member("http2.error_frame", record.http2Error?.frame.rawValue)
+        writer.member("http2.error_sender", record.http2Error?.sender.rawValue)
         writer.member("faultline.message", record.message)
         for attribute in record.attributes { Self.attribute(attribute, &writer) }
         headers(record.requestHeaders, prefix: "http.request.header.", &writer)
@@ -50,11 +54,12 @@ public enum JSONLineEncoder {
 
     /// The keys `encode` writes itself, which no attribute may reuse (see `isRecordKey`).
     private static let recordKeys: Set<String> = [
-        "time", "kind", "request.id", "client.address", "client.port", "network.protocol.version",
+        "time", "kind", "request.id", "client.address", "client.port", "network.protocol.version", "http2.stream_id",
         "http.request.method", "url.scheme", "server.address", "server.port", "url.path", "url.query",
         "http.response.status_code", "http.request.body.size", "http.response.body.size", "faultline.duration.connect",
         "faultline.duration.tls", "faultline.duration.first_byte", "faultline.duration.total", "faultline.upstream",
-        "faultline.route", "faultline.fault", "faultline.pin.result", "error.type", "faultline.error", "faultline.message",
+        "faultline.route", "faultline.fault", "faultline.pin.result", "error.type", "faultline.error", "http2.error_code",
+        "http2.error_frame", "http2.error_sender", "faultline.message",
         "faultline.headers.omitted", "faultline.request.body", "faultline.response.body", "faultline.redacted",
     ]
 

@@ -1,6 +1,8 @@
 /// Encodes a record as one readable line, e.g.
 /// `2026-11-29T15:00:00.123Z 127.0.0.1 GET /users?q=[REDACTED] → 503 12.3ms route=search fault=search/status`,
-/// with ANSI colour (status by class, faults, errors) only when `colour` is on.
+/// with ANSI colour (status by class, faults, errors) only when `colour` is on. An HTTP/2
+/// exchange adds `proto=2 stream=N` and, when its stream was reset or its connection went
+/// away, `h2.error="REFUSED_STREAM (RST_STREAM by faultline)"`.
 public struct TextLineEncoder: Sendable {
     /// Whether to colour the line (only for a terminal).
     public let colour: Bool
@@ -36,6 +38,13 @@ public struct TextLineEncoder: Sendable {
     }
 
     private func details(_ record: LogRecord, _ writer: inout TextWriter) {
+        // HTTP/1 lines stay as they were: the version shows only when it is not 1.x.
+        if let version = record.protocolVersion, !version.hasPrefix("1.") { writer.pair("proto", version) }
+        writer.pair("stream", record.http2StreamID.map(String.init))
+        if let error = record.http2Error {
+            let text = "\(error.name) (\(error.frame.rawValue) by \(error.sender.rawValue))"
+            writer.pair("h2.error", text, error.code == 0 ? nil : .red)
+        }
         writer.pair("route", record.route)
         writer.pair("upstream", record.upstream)
         writer.pair("fault", record.faults.isEmpty ? nil : record.faults.joined(separator: ","), .magenta)

@@ -28,6 +28,7 @@ extension HARCapture {
         add(record.route)
         add(record.pinResult?.rawValue)
         add(record.errorType)
+        if let error = record.http2Error { total += error.name.utf8.count + 3 * fieldOverhead }
         add(record.error)
         add(record.message)
         add(record.requestBody)

@@ -1,6 +1,6 @@
 /// One HAR entry from one record: the standard fields, then Faultline's own under
-/// HAR's `_` prefix for custom fields (route, upstream, faults, pin result, error, and
-/// what was redacted).
+/// HAR's `_` prefix for custom fields (route, upstream, faults, pin result, error, the
+/// HTTP/2 stream id and error code, and what was redacted).
 struct HAREntryEncoder {
     let record: LogRecord
 
@@ -40,6 +40,12 @@ struct HAREntryEncoder {
                 error.optionalMember("message", record.error)
             })
         }
+        if let stream = record.http2StreamID { entry.member("_streamId", stream) }
+        if let error = record.http2Error {
+            entry.member("_http2ErrorCode", error.name)
+            entry.member("_http2ErrorFrame", error.frame.rawValue)
+            entry.member("_http2ErrorSender", error.sender.rawValue)
+        }
         entry.member("_redacted", strings: record.redacted)
         if record.omittedHeaders > 0 {
             entry.member("_headersOmitted", record.omittedHeaders)
@@ -51,8 +57,13 @@ struct HAREntryEncoder {
         fields.first { $0.name == name }?.value
     }
 
-    /// `HTTP/1.1`, `HTTP/2`…: the record's protocol version, 1.1 when unknown.
+    /// `HTTP/1.1`, `HTTP/1.0` or `HTTP/2.0` (the form HAR viewers show) from the record's
+    /// protocol version, 1.1 when unknown.
     var httpVersion: String {
-        "HTTP/" + (record.protocolVersion ?? "1.1")
+        switch record.protocolVersion {
+        case "2"?: "HTTP/2.0"
+        case let version?: "HTTP/" + version
+        case nil: "HTTP/1.1"
+        }
     }
 }

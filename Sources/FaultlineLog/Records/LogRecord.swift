@@ -14,8 +14,13 @@ public struct LogRecord: Sendable {
     public var clientAddress: String?
     /// The client's port (`client.port`).
     public var clientPort: Int?
-    /// HTTP version, e.g. `1.1` (`network.protocol.version`).
+    /// The client side's HTTP version: `1.0`, `1.1` or `2` (`network.protocol.version`).
     public var protocolVersion: String?
+    /// The client-side HTTP/2 stream id (`http2.stream_id`); nil on HTTP/1.
+    public var http2StreamID: Int?
+    /// The HTTP/2 error code the exchange's stream or connection ended with, and who sent
+    /// it (`http2.error_code`, `http2.error_frame`, `http2.error_sender`); nil when none.
+    public var http2Error: LogHTTP2Error?
     /// Request method (`http.request.method`).
     public var method: String?
     /// `http` or `https` (`url.scheme`).

@@ -1,15 +1,18 @@
 extension AdminBody {
-    /// `GET /stats`: counters per rule and fault, and the seed that replays the decisions.
+    /// `GET /stats`: counters per rule and fault, the seed that replays the decisions, and
+    /// the HTTP/2 traffic counters (zeros while no client speaks HTTP/2).
     struct Stats: Encodable {
         let configGeneration: Int
         /// A string: a 64-bit seed does not survive JSON readers that use doubles.
         let seed: String
         let rules: [RuleCounters]
+        let http2: HTTP2Counters.Counts
 
         enum CodingKeys: String, CodingKey {
             case configGeneration = "config_generation"
             case seed
             case rules
+            case http2
         }
     }
 

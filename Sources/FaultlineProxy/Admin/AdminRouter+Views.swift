@@ -22,7 +22,8 @@ extension AdminRouter {
         return .json(200, view)
     }
 
-    /// `GET /stats`: counters per rule and fault, and the seed that replays the decisions.
+    /// `GET /stats`: counters per rule and fault, the seed that replays the decisions, and
+    /// the HTTP/2 counters.
     func stats() -> AdminResponse {
         let snapshot = server.snapshot
         let overlay = server.overlay
@@ -39,7 +40,8 @@ extension AdminRouter {
                                                    matched: row?.matched ?? 0, fired: row?.fired ?? 0, active: row?.active ?? 0)
                 })
         }
-        return .json(200, AdminBody.Stats(configGeneration: snapshot.generation, seed: String(snapshot.faults.seed), rules: rules))
+        return .json(200, AdminBody.Stats(configGeneration: snapshot.generation, seed: String(snapshot.faults.seed), rules: rules,
+                                          http2: server.http2Counters.counts))
     }
 
     /// `POST /rules/reset`: every fault starts afresh (counts, sequences, windows).

@@ -9,8 +9,10 @@ extension ExchangeTrace {
         record.clientAddress = client.ip
         record.clientPort = client.port
         record.scheme = scheme.description
+        record.protocolVersion = clientProtocol?.rawValue
+        record.http2StreamID = http2StreamID.map { Int($0) }
+        record.http2Error = http2Error
         if let request {
-            record.protocolVersion = request.versionMinor == 0 && request.versionMajor == 1 ? "1.0" : "1.1"
             record.method = request.method
             record.setTarget(bytes: request.target, policy: policy)
             if record.host == nil, let host = request.headers.first("host") { record.setHostHeader(host) }

@@ -18,6 +18,13 @@ final class ExchangeTrace {
     let scheme: StaticString
     /// The log of the snapshot the exchange started on: its policy redacts the record.
     let log: TrafficLog
+    /// The client side's HTTP version; nil when an HTTP/1 request could not be parsed.
+    let clientProtocol: ClientProtocolVersion?
+    /// The client-side HTTP/2 stream id the exchange runs on; nil on HTTP/1.
+    var http2StreamID: Int32?
+    /// The first HTTP/2 error code that ended the stream or its connection, and who sent
+    /// it; set through `noteHTTP2Error(_:)`.
+    private(set) var http2Error: LogHTTP2Error?
 
     var route: String?
     var upstream: String?
@@ -45,8 +52,12 @@ final class ExchangeTrace {
     var requestBody: BodyCapture?
     var responseBody: BodyCapture?
 
-    init(start: UInt64, requestID: String, request: HTTPHead?, scheme: StaticString, log: TrafficLog) {
+    /// `clientProtocol` is the HTTP/2 side's to give; HTTP/1 leaves it nil and the
+    /// version comes from `request`'s head.
+    init(start: UInt64, requestID: String, request: HTTPHead?, scheme: StaticString, log: TrafficLog,
+         clientProtocol: ClientProtocolVersion? = nil) {
         self.log = log
+        self.clientProtocol = clientProtocol ?? request.map(ClientProtocolVersion.init(http1Head:))
         self.start = start
         self.requestID = requestID
         self.request = request
@@ -58,5 +69,12 @@ final class ExchangeTrace {
         guard self.error == nil else { return }
         self.error = error
         errorMessage = message
+    }
+
+    /// Records an RST_STREAM or GOAWAY code unless one is already set: the first frame is
+    /// the cause (a GOAWAY after a reset, or the client's RST_STREAM answering ours, is not).
+    func noteHTTP2Error(_ error: LogHTTP2Error) {
+        guard http2Error == nil else { return }
+        http2Error = error
     }
 }

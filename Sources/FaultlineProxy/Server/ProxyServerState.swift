@@ -2,7 +2,7 @@ import FaultlineConfig
 import Synchronization
 
 /// What every loop of the proxy shares: the current config snapshot, connection accounting,
-/// pin outcomes and the event sink. Everything here is safe to touch from any thread.
+/// pin outcomes, HTTP/2 counters and the event sink. Everything here is safe to touch from any thread.
 ///
 /// The running configuration is the last one loaded from the file (or command line) with
 /// the admin API's rule changes laid over it, so a SIGHUP reload keeps runtime rules.
@@ -13,6 +13,8 @@ final class ProxyServerState: Sendable {
     private let descriptorLimit: Int
     /// Pin outcomes per upstream.
     let pinStatus = PinStatusBoard()
+    /// HTTP/2 connection, stream and reset counts (see `ProxyServerState+HTTP2Counters`).
+    let http2Counters = HTTP2Counters()
     /// Where notable events go (the executable prints them).
     private let eventSink: @Sendable (ProxyEvent) -> Void
 
