@@ -4,7 +4,12 @@
 # Idempotent: running it again when everything is present changes nothing.
 #
 #   scripts/setup.sh            build + test + run dependencies
-#   scripts/setup.sh --bench    also nginx-light, haproxy and wrk for bench/run.sh
+#   scripts/setup.sh --bench    also nginx-light, haproxy and wrk for bench/run.sh (Debian 12's
+#                               nginx-light pulls in nginx, built with the HTTP/2 module the
+#                               h2 scenarios need; h2load comes with nghttp2-client)
+#
+# python3-h2 (the `h2` package for /usr/bin/python3) drives the HTTP/2 conformance tools
+# Tests/Scripts/h2probe.py and Tests/Scripts/h2origin.py.
 set -euo pipefail
 
 bench=0
@@ -19,7 +24,7 @@ for arg in "$@"; do
 done
 
 packages=(libssl-dev libnghttp2-dev node-llhttp pkg-config curl python3
-          nghttp2-client openssl ca-certificates)
+          python3-h2 nghttp2-client openssl ca-certificates)
 if [[ $bench -eq 1 ]]; then
   packages+=(nginx-light haproxy wrk)
 fi
