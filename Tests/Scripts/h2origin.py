@@ -77,7 +77,8 @@ class Connection:
         self.sock, self.number, self.args = sock, number, args
         self.streams = {}
         self.conn = h2.connection.H2Connection(config=h2.config.H2Configuration(
-            client_side=False, header_encoding="utf-8", validate_inbound_headers=False))
+            client_side=False, header_encoding="utf-8", validate_inbound_headers=False,
+            normalize_inbound_headers=False))
         self.protocol = protocol
 
     def run(self):

@@ -8,6 +8,8 @@ import h2.settings
 from hpack import Encoder
 from hyperframe.frame import ContinuationFrame, HeadersFrame
 
+from h2wire import error_name
+
 
 class ScenarioError(Exception):
     """The scenario asks for something this tool does not do."""
@@ -117,7 +119,8 @@ class Runner:
     def do_rst(self, a):
         sid = self.sid(a)
         self.probe.conn.reset_stream(sid, int(a.get("code", h2.errors.ErrorCodes.CANCEL)))
-        self.probe.stream(sid)["reset_sent"] = {"code": int(a.get("code", 8)), "at_ms": self.probe.now_ms()}
+        code = int(a.get("code", h2.errors.ErrorCodes.CANCEL))
+        self.probe.stream(sid)["reset_sent"] = {"code": code, "name": error_name(code), "at_ms": self.probe.now_ms()}
         self.probe.flush()
 
     def do_ping(self, a):
@@ -150,7 +153,7 @@ class Runner:
             sid = self.open({"read": True})
             self.probe.conn.send_headers(sid, request_headers(self.probe, a), end_stream=True)
             self.probe.conn.reset_stream(sid, code)
-            self.probe.stream(sid)["reset_sent"] = {"code": code, "at_ms": self.probe.now_ms()}
+            self.probe.stream(sid)["reset_sent"] = {"code": code, "name": error_name(code), "at_ms": self.probe.now_ms()}
             self.probe.flush()
             self.probe.drain()
 
