@@ -13,7 +13,8 @@ after ÷ before; a "Before and after" section follows the targets.
 """
 import sys
 
-import report_h2
+sys.dont_write_bytecode = True  # report_h2 sits in bench/: no __pycache__ there
+import report_h2  # noqa: E402
 
 PROXIES = ["faultline-before", "faultline", "nginx", "haproxy"]
 LABEL = {"faultline": "Faultline", "faultline-before": "Faultline before",

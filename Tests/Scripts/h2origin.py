@@ -23,12 +23,16 @@ Prints `h2 origin listening on HOST:PORT` when ready, then one line per event
 Flow control is respected both ways: response DATA waits for the client's windows, and
 request DATA is acknowledged as it is read.
 """
+import sys
+
+# The tools run from the source tree: no __pycache__ beside them.
+sys.dont_write_bytecode = True
+
 import argparse
 import hashlib
 import json
 import select
 import socket
-import sys
 import threading
 import time
 from urllib.parse import parse_qs, urlsplit

@@ -9,12 +9,16 @@ bounded. The scenario and report formats are described in docs/testing.md ("HTTP
 tools"); the actions are in h2probe_actions.py. Exit status 0 when the report was printed
 (whatever it says), 2 for a bad scenario.
 """
+import sys
+
+# The tools run from the source tree: no __pycache__ beside them.
+sys.dont_write_bytecode = True
+
 import hashlib
 import json
 import os
 import socket
 import ssl
-import sys
 import time
 
 import h2.config
