@@ -295,26 +295,26 @@ EOF
 }
 if enabled faultline; then
   faultline_config "$WORK/faultline.json" "$FL_PORT" "$FL_TLS_PORT" "$FL_QUIET" "$FL_H2_PORT"
-  log "faultline: $FL_BIN on 127.0.0.1:$FL_PORT${TLS:+, TLS on 127.0.0.1:$FL_TLS_PORT}"
+  log "faultline: $FL_BIN on 127.0.0.1:$FL_PORT${TLS:+, TLS on 127.0.0.1:$FL_TLS_PORT}${H2:+, h2 on 127.0.0.1:$FL_H2_PORT}"
   start faultline "$FL_BIN" run --config "$WORK/faultline.json"
   PID[faultline]=$LAST_PID
 fi
 if enabled faultline-before; then
   faultline_config "$WORK/faultline-before.json" "$FLB_PORT" "$FLB_TLS_PORT" "$FLB_QUIET" "$FLB_H2_PORT"
-  log "faultline-before: $FLB_BIN on 127.0.0.1:$FLB_PORT${TLS:+, TLS on 127.0.0.1:$FLB_TLS_PORT}"
+  log "faultline-before: $FLB_BIN on 127.0.0.1:$FLB_PORT${TLS:+, TLS on 127.0.0.1:$FLB_TLS_PORT}${H2:+, h2 on 127.0.0.1:$FLB_H2_PORT}"
   start faultline-before "$FLB_BIN" run --config "$WORK/faultline-before.json"
   PID[faultline-before]=$LAST_PID
 fi
 if enabled nginx; then
   render "$BENCH_DIR/conf/proxy-nginx.conf.in" "$WORK/nginx.conf" "$NGINX_PORT" "$NGINX_TLS_PORT" "$NGINX_H2_PORT"
-  log "nginx: on 127.0.0.1:$NGINX_PORT${TLS:+, TLS on 127.0.0.1:$NGINX_TLS_PORT}"
+  log "nginx: on 127.0.0.1:$NGINX_PORT${TLS:+, TLS on 127.0.0.1:$NGINX_TLS_PORT}${H2:+, h2 on 127.0.0.1:$NGINX_H2_PORT}"
   start nginx "$NGINX" -p "$WORK/" -e "$WORK/nginx-error.log" -c "$WORK/nginx.conf"
   PID[nginx]=$LAST_PID
 fi
 if enabled haproxy; then
   render "$BENCH_DIR/conf/haproxy.cfg.in" "$WORK/haproxy.cfg" "$HAPROXY_PORT" "$HAPROXY_TLS_PORT" "$HAPROXY_H2_PORT"
   "$HAPROXY" -c -q -f "$WORK/haproxy.cfg" >&2 || die "haproxy rejected its generated config"
-  log "haproxy: on 127.0.0.1:$HAPROXY_PORT${TLS:+, TLS on 127.0.0.1:$HAPROXY_TLS_PORT}"
+  log "haproxy: on 127.0.0.1:$HAPROXY_PORT${TLS:+, TLS on 127.0.0.1:$HAPROXY_TLS_PORT}${H2:+, h2 on 127.0.0.1:$HAPROXY_H2_PORT}"
   start haproxy "$HAPROXY" -db -f "$WORK/haproxy.cfg"
   PID[haproxy]=$LAST_PID
 fi
