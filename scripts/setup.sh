@@ -57,6 +57,12 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+# The h2 bench scenarios need nginx's HTTP/2 module (Debian 12's nginx has it).
+if [[ $bench -eq 1 ]] && ! /usr/sbin/nginx -V 2>&1 | grep -q -- '--with-http_v2_module'; then
+  echo "setup.sh: this nginx lacks the HTTP/2 module; bench/run.sh's h2 scenarios need it" \
+       "(install Debian's nginx package, or run them with BENCH_SCENARIOS without h2)" >&2
+fi
+
 # Swift toolchain: on PATH, or the conventional /opt/swift location.
 if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
   export PATH="/opt/swift/usr/bin:$PATH"
