@@ -5,8 +5,8 @@
 #   scripts/check-layering.sh        exits non-zero and lists every violation
 #
 # Layers, lowest first; a module may import only modules of a lower layer:
-#   0  FaultlineIO, FaultlineHTTP, FaultlineLog
-#   1  FaultlineTLS
+#   0  FaultlineIO, FaultlineHTTP
+#   1  FaultlineTLS, FaultlineLog
 #   2  FaultlineConfig, FaultlineDemoOrigin
 #   3  FaultlineProxy
 #   4  faultline (the CLI)
@@ -14,8 +14,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 declare -A layer=(
-  [FaultlineIO]=0 [FaultlineHTTP]=0 [FaultlineLog]=0
-  [FaultlineTLS]=1
+  [FaultlineIO]=0 [FaultlineHTTP]=0
+  [FaultlineTLS]=1 [FaultlineLog]=1
   [FaultlineConfig]=2 [FaultlineDemoOrigin]=2
   [FaultlineProxy]=3
   [faultline]=4

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FaultlineConfig
+import FaultlineHTTP
 
 @Suite("rst_stream, goaway and reset error codes")
 struct FaultHTTP2KindsTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FaultlineConfig
+import FaultlineHTTP
 
 @Suite("http2 block, HTTP/2 error codes, upstream protocol")
 struct HTTP2ConfigTests {

@@ -40,9 +40,6 @@ struct HTTP2RecordFieldTests {
                           "CONNECT_ERROR", "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"])
         #expect(LogHTTP2Error(code: 0x1f, frame: .rstStream, sender: .upstream).name == "0x1f")
         #expect(LogHTTP2Error(code: UInt32.max, frame: .rstStream, sender: .upstream).name == "0xffffffff")
-        #expect(LogHTTP2Error.code(named: "ENHANCE_YOUR_CALM") == 11)
-        #expect(LogHTTP2Error.code(named: "NO_ERROR") == 0)
-        #expect(LogHTTP2Error.code(named: "refused_stream") == nil)
     }
 
     @Test func jsonLineCarriesVersionStreamAndError() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import FaultlineProxy
 import FaultlineConfig
+import FaultlineHTTP
 
 /// The admin API's typed bodies: the config file's keys and shape, and the same bytes
 /// JSONSerialization writes for that tree (sorted keys, indented, slashes as they are).

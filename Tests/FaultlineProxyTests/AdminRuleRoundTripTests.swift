@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import FaultlineProxy
 import FaultlineConfig
+import FaultlineHTTP
 
 /// A rule as the admin API renders it parses back to the same rule (what `rules list`
 /// shows can be sent back with `PUT`).

@@ -1,3 +1,4 @@
+import FaultlineHTTP
 extension ConfigLoader {
     /// The keys of the `http2` block, in the order messages list them.
     static let http2Keys = [

@@ -1,3 +1,5 @@
+import FaultlineHTTP
+
 /// An HTTP/2 error code that ended an exchange's stream (RST_STREAM) or its connection
 /// (GOAWAY), with the frame that carried it and the side that sent it. Logged as
 /// `http2.error_code` (the RFC 9113 §7 name), `http2.error_frame` and `http2.error_sender`.
@@ -34,21 +36,7 @@ public struct LogHTTP2Error: Sendable, Equatable {
         self.sender = sender
     }
 
-    /// The RFC 9113 §7 names, indexed by code.
-    private static let names = [
-        "NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT", "STREAM_CLOSED",
-        "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR", "CONNECT_ERROR", "ENHANCE_YOUR_CALM",
-        "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED",
-    ]
-
     /// The code's RFC 9113 name (`REFUSED_STREAM`), or `0x…` in hex for a code the RFC
     /// does not define (peers may send any 32-bit value).
-    public var name: String {
-        code < Self.names.count ? Self.names[Int(code)] : "0x" + String(code, radix: 16)
-    }
-
-    /// The code RFC 9113 names `name` (exactly as written there), or nil.
-    public static func code(named name: String) -> UInt32? {
-        names.firstIndex(of: name).map { UInt32($0) }
-    }
+    public var name: String { HTTP2ErrorCode(rawValue: code).description }
 }

@@ -1,4 +1,5 @@
 import FaultlineConfig
+import FaultlineHTTP
 
 /// The parameter objects of the kinds that carry an HTTP/2 error code.
 extension FaultKindJSON {

@@ -1,4 +1,5 @@
 import FaultlineConfig
+import FaultlineHTTP
 
 /// How a client connection (on HTTP/2, a stream) closes.
 enum ClientClose: Equatable {

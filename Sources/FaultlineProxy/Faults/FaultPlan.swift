@@ -1,4 +1,5 @@
 import FaultlineConfig
+import FaultlineHTTP
 
 /// What the faults that fired on one request ask of its exchange, gathered from the
 /// decider's actions in composition order (request, response head, first byte, body).

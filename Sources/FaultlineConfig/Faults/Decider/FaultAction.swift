@@ -1,3 +1,4 @@
+import FaultlineHTTP
 /// What the proxy must do for one fired fault, with every per-request choice already
 /// made (sampled delay, status code from the sequence, whether a lossy profile drops
 /// this request).

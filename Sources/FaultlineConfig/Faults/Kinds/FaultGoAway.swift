@@ -1,3 +1,4 @@
+import FaultlineHTTP
 /// Shut the client connection down. On HTTP/2, a GOAWAY frame: graceful (NO_ERROR, the
 /// last stream id covers this request, which completes; newer streams are refused and the
 /// connection closes once the streams in flight end) or immediate (the error code, no

@@ -1,3 +1,4 @@
+import FaultlineHTTP
 /// Refuse the request as soon as its head arrives, before any response and before the
 /// upstream is contacted: RST_STREAM with `errorCode` on HTTP/2, a connection reset (RST)
 /// on HTTP/1.

@@ -1,3 +1,4 @@
+import FaultlineHTTP
 /// Reset the client connection (RST, via SO_LINGER 0); on an HTTP/2 stream, RST_STREAM
 /// with `errorCode` (HTTP/1 has no code: the connection is reset as always).
 public struct ResetFault: Sendable, Equatable {
