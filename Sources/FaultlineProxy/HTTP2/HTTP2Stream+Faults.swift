@@ -1,0 +1,91 @@
+import FaultlineHTTP
+import FaultlineHTTP2
+import FaultlineConfig
+
+/// What the fault kinds mean on an HTTP/2 stream (docs/faults.md, "HTTP/2"): each acts on this
+/// stream only; the connection and its other streams go on.
+///
+/// - `reset`: RST_STREAM INTERNAL_ERROR (after `after_bytes` of body when given).
+/// - `close`: the stream ends without a response, RST_STREAM CANCEL; cut mid-body, END_STREAM
+///   short of the declared length (as `truncate`).
+/// - `truncate`: END_STREAM before the body is complete (short of Content-Length).
+/// - `hang`, `throttle`, `delay`, `status`, `rewrite`: as on HTTP/1, on this stream alone.
+/// - `corrupt` (reply): a response head with a `:status` that is not three digits, which the
+///   client must treat as malformed (RFC 9113 §8.1.1); (chunked): a 200 with part of a JSON
+///   body, then RST_STREAM PROTOCOL_ERROR, since HTTP/2 has no chunk framing to break.
+extension HTTP2Stream {
+    /// The error code of the `reset` fault on a stream.
+    static var resetErrorCode: HTTP2ErrorCode { .internalError }
+
+    /// A status fault's response on this stream.
+    func writeFaultResponse(_ status: StatusFault, keepAlive: Bool, exchange: Exchange) {
+        guard response == .notStarted else { return }
+        let body: [UInt8]
+        switch status.body {
+        case .empty: body = []
+        case .text(let text): body = Array(text.utf8)
+        case .file(let path): body = exchange.snapshot.faultBodies[path] ?? []
+        }
+        let bodiless = status.code < 200 || status.code == 204 || status.code == 304
+        let isHead = exchange.machine.setup.isHeadRequest
+        let contentType = status.contentType ?? "text/plain; charset=utf-8"
+        var fields = HTTPHeaders()
+        fields.add(name: ":status", value: String(status.code))
+        if !bodiless {
+            fields.add(name: "content-type", value: contentType)
+            fields.add(name: "content-length", value: String(body.count))
+        }
+        for header in status.headers { fields.add(name: header.name.lowercased(), value: header.value) }
+        if let marker = exchange.machine.setup.faultMarker { fields.add(name: "x-faultline-fault", value: marker) }
+        if let trace { fields.add(name: "x-request-id", value: trace.requestID) }
+        traceLocalResponse(status: status.code, contentType: bodiless ? nil : contentType,
+                           headers: status.headers.map { ($0.name, $0.value) }, body: bodiless || isHead ? [] : body)
+        submit(fields, body: bodiless || isHead || body.isEmpty ? nil : body)
+    }
+
+    /// `corrupt` (reply): a head no HTTP/2 client accepts, on this stream only.
+    func writeGarbage() {
+        guard response == .notStarted else { return }
+        var fields = HTTPHeaders()
+        fields.add(name: ":status", value: "x0x")
+        fields.add(name: "content-type", value: "application/octet-stream")
+        trace?.status = 0
+        submit(fields, body: nil)
+    }
+
+    /// `corrupt` (chunked): a 200 whose JSON body breaks off with a stream error.
+    func writeBadChunkFraming(exchange: Exchange) {
+        guard response == .notStarted else { return }
+        var fields = HTTPHeaders()
+        fields.add(name: ":status", value: "200")
+        fields.add(name: "content-type", value: "application/json")
+        if let marker = exchange.machine.setup.faultMarker { fields.add(name: "x-faultline-fault", value: marker) }
+        trace?.status = 200
+        do {
+            try session.submitResponse(streamID: id, fields: fields, endStream: false)
+        } catch {
+            return
+        }
+        response = .streaming
+        session.sendBody(streamID: id, Array("{\"ok\":".utf8))
+        reset(.protocolError)
+    }
+
+    /// The exchange was cut short: `graceful` ends the stream as it stands (a truncated body,
+    /// or no response at all), `now` cancels it, `reset` is the reset fault's RST_STREAM.
+    func closeClient(_ how: ClientClose) {
+        switch (how, response) {
+        case (.graceful, .streaming):
+            response = .ended
+            session.finishBody(streamID: id)
+            connection.scheduleFlush()
+        case (.graceful, .notStarted), (.now, .notStarted), (.now, .streaming):
+            reset(.cancel)
+        case (.reset, .notStarted), (.reset, .streaming):
+            reset(Self.resetErrorCode)
+        case (_, .ended), (_, .reset):
+            break
+        }
+        endExchange()
+    }
+}
