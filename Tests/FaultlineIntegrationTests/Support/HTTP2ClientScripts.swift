@@ -1,0 +1,62 @@
+/// Python clients (the `h2` package) for what curl and nghttp cannot do: hold one stream's
+/// window closed while others go on.
+enum HTTP2ClientScripts {
+    /// Opens `/bytes/3000000` and never reopens its window (the connection window stays open),
+    /// then fetches `/json` five times on the same connection; then drains the slow stream.
+    /// Prints `stalled N`, `fast_ok True|False`, `fast_seconds S`, `slow_total N`, `slow_done B`.
+    static let slowStreamBesideFastOnes = #"""
+    import socket, sys, time
+    import h2.connection, h2.config, h2.events
+
+    port = int(sys.argv[1])
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    conn.initiate_connection()
+    conn.increment_flow_control_window(1 << 24)
+
+    def request(path):
+        sid = conn.get_next_available_stream_id()
+        conn.send_headers(sid, [(":method", "GET"), (":scheme", "http"), (":authority", "127.0.0.1"), (":path", path)],
+                          end_stream=True)
+        sock.sendall(conn.data_to_send())
+        return sid
+
+    slow = request("/bytes/3000000")
+    received, done, statuses = {slow: 0}, set(), {}
+
+    def pump(until, limit, ack_slow=False):
+        end = time.time() + limit
+        while not until() and time.time() < end:
+            data = sock.recv(65536)
+            if not data:
+                break
+            for event in conn.receive_data(data):
+                if isinstance(event, h2.events.ResponseReceived):
+                    statuses[event.stream_id] = dict(event.headers)[b":status"].decode()
+                elif isinstance(event, h2.events.DataReceived):
+                    received[event.stream_id] = received.get(event.stream_id, 0) + len(event.data)
+                    # The connection window always reopens; the slow stream's only when asked.
+                    conn.increment_flow_control_window(event.flow_controlled_length)
+                    if event.stream_id == slow and ack_slow and event.flow_controlled_length > 0:
+                        try:
+                            conn.increment_flow_control_window(event.flow_controlled_length, slow)
+                        except Exception:
+                            pass
+                elif isinstance(event, h2.events.StreamEnded):
+                    done.add(event.stream_id)
+            sock.sendall(conn.data_to_send())
+
+    pump(lambda: received.get(slow, 0) >= 65535, 5)
+    print("stalled", received.get(slow, 0))
+    start = time.time()
+    fast = [request("/json") for _ in range(5)]
+    pump(lambda: all(s in done for s in fast), 5)
+    print("fast_ok", all(statuses.get(s) == "200" and s in done for s in fast))
+    print("fast_seconds", round(time.time() - start, 3))
+    conn.increment_flow_control_window(1 << 20, slow)
+    sock.sendall(conn.data_to_send())
+    pump(lambda: slow in done, 10, ack_slow=True)
+    print("slow_total", received.get(slow, 0))
+    print("slow_done", slow in done)
+    """#
+}
