@@ -33,8 +33,9 @@ final class HTTP2Stream {
     }
 
     let id: Int32
-    /// The connection outlives its streams (it ends them before it goes).
-    unowned(unsafe) let connection: HTTP2Connection
+    /// Strong: an upstream may still deliver to a finished stream after its connection closed
+    /// (the cycle breaks when the connection drops the stream from `streams`).
+    let connection: HTTP2Connection
     var phase: Phase
     var response = ResponseProgress.notStarted
     /// Whether END_STREAM arrived from the client.
