@@ -3,7 +3,7 @@ import Testing
 import FaultlineTestSupport
 
 /// Faults on HTTP/2 streams: each acts on its stream only, and the clients report the HTTP/2
-/// error it means (docs/faults.md, "HTTP/2").
+/// error it means (docs/config.md, "Faults on HTTP/2 streams").
 @Suite(.timeLimit(.minutes(2)))
 struct HTTP2StreamFaultTests {
     static let routes = [

@@ -2,7 +2,7 @@ import FaultlineHTTP
 import FaultlineHTTP2
 import FaultlineConfig
 
-/// What the fault kinds mean on an HTTP/2 stream (docs/faults.md, "HTTP/2"): each acts on this
+/// What the fault kinds mean on an HTTP/2 stream (docs/config.md, "Faults on HTTP/2 streams"): each acts on this
 /// stream only; the connection and its other streams go on.
 ///
 /// - `reset`: RST_STREAM INTERNAL_ERROR (after `after_bytes` of body when given).
