@@ -58,8 +58,9 @@ public struct HTTP2HeaderBlock: Sendable {
         } else if ASCII.equalsIgnoringCase(name, ":protocol") {
             extendedProtocol = Array(value)
         } else if ASCII.equalsIgnoringCase(name, ":status") {
-            // nghttp2 has checked that :status is three digits.
-            status = value.reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) }
+            // nghttp2 checks that :status is three digits; checked again before the arithmetic.
+            let digits = value.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            status = digits && value.count == 3 ? value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } : nil
         }
     }
 }

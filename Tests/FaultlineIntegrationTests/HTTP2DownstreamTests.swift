@@ -92,17 +92,30 @@ struct HTTP2DownstreamTests {
 
     @Test func sigtermSendsGoAwayAndLetsTheStreamInFlightFinish() async throws {
         let stack = try await HTTP2Stack.start(drainMs: 8000)
-        let url = stack.h2c("/delay/1500")
+        // A long stream, so that the signal lands while it is in flight even when a loaded
+        // runner starts this task late.
+        let url = stack.h2c("/delay/4000")
         async let client = stack.tool(["nghttp", "-nv", url])
-        try await Task.sleep(for: .milliseconds(500))
+        try await Task.sleep(for: .milliseconds(700))
         stack.proxy.signal(SIGTERM)
         let result = try await client
-        #expect(result.output.contains("recv GOAWAY"), "\(result.output)")
+        #expect(result.output.contains("recv GOAWAY"), "\(result.output)\n\(stack.proxy.output.text)")
         #expect(result.output.contains("error_code=NO_ERROR"), "\(result.output)")
         #expect(result.output.contains(":status: 200"), "\(result.output)")
         // The connection closed once its stream finished: the drain did not wait for its limit.
         let status = try await stack.proxy.child.waitForExit(timeout: .seconds(10))
         #expect(status == 0, "\(stack.proxy.output.text)")
         #expect(stack.proxy.output.text.contains("drained, exiting"), "\(stack.proxy.output.text)")
+    }
+
+    @Test func rapidResetEndsTheConnectionAndTheProxyGoesOn() async throws {
+        let stack = try await HTTP2Stack.start()
+        let result = try await stack.python(HTTP2ClientScripts.rapidReset, [String(stack.proxy.ports[0])])
+        let words = result.output.split(separator: "\n").last?.split(separator: " ") ?? []
+        // nghttp2's reset limit (a bucket of 1000 resets, 33 more per second) ends the connection.
+        #expect(words.count == 3 && words[0] == "goaway" && words[1] != "None", "\(result.output) \(result.error)")
+        if words.count == 3, let last = Int(words[2]) { #expect(last < 5999, "every stream was processed: \(last)") }
+        let after = try await Curl.run(["--http2-prior-knowledge"] + Self.versionAndStatus + [stack.h2c("/json")])
+        #expect(after.text == "2 200", "\(after.text) \(after.stderr)")
     }
 }

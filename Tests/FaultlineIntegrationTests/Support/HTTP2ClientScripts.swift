@@ -59,4 +59,38 @@ enum HTTP2ClientScripts {
     print("slow_total", received.get(slow, 0))
     print("slow_done", slow in done)
     """#
+
+    /// Opens and at once resets 3000 streams (rapid reset, CVE-2023-44487); prints
+    /// `goaway CODE LAST` once the server ends the connection (`goaway None None` if it never does).
+    static let rapidReset = #"""
+    import socket, sys
+    import h2.connection, h2.config, h2.events
+
+    sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    conn.initiate_connection()
+    sock.sendall(conn.data_to_send())
+    for _ in range(3000):
+        sid = conn.get_next_available_stream_id()
+        conn.send_headers(sid, [(":method", "GET"), (":scheme", "http"), (":authority", "127.0.0.1"),
+                                (":path", "/delay/1000")], end_stream=True)
+        conn.reset_stream(sid)
+        try:
+            sock.sendall(conn.data_to_send())
+        except OSError:
+            break
+    goaway = None
+    sock.settimeout(3)
+    try:
+        while goaway is None:
+            data = sock.recv(65536)
+            if not data:
+                break
+            for event in conn.receive_data(data):
+                if isinstance(event, h2.events.ConnectionTerminated):
+                    goaway = event
+    except Exception:
+        pass
+    print("goaway", goaway.error_code if goaway else None, goaway.last_stream_id if goaway else None)
+    """#
 }
