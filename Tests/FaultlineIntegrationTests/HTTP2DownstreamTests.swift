@@ -118,4 +118,26 @@ struct HTTP2DownstreamTests {
         let after = try await Curl.run(["--http2-prior-knowledge"] + Self.versionAndStatus + [stack.h2c("/json")])
         #expect(after.text == "2 200", "\(after.text) \(after.stderr)")
     }
+
+    @Test func aClientThatSendsNoRequestIsClosedAfterTheHeaderTimeout() async throws {
+        let stack = try await HTTP2Stack.start()
+        // The preface and SETTINGS, then nothing: the client_header timeout (2 s) ends it.
+        let script = #"""
+        import socket, sys, time
+        sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+        sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))
+        start, data = time.time(), b""
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        goaway = any(data[i + 3] == 7 for i in range(0, max(0, len(data) - 8)) if data[i:i + 3] == bytes([0, 0, 8]))
+        print("closed_after", round(time.time() - start, 1), "goaway", goaway)
+        """#
+        let result = try await stack.python(script, [String(stack.proxy.ports[0])])
+        let words = result.output.split(separator: " ")
+        #expect(words.count == 4 && words[3].hasPrefix("True"), "\(result.output) \(result.error)")
+        if words.count == 4, let seconds = Double(words[1]) { #expect(seconds >= 1.5 && seconds < 6, "\(result.output)") }
+    }
 }

@@ -32,7 +32,8 @@ extension HTTP2Connection {
         if deadline.expired(now: now) != nil {
             deadline.disarm()
             if streams.isEmpty {
-                // Idle too long: say so (GOAWAY NO_ERROR) and close once it is written.
+                // No request in time, or idle too long: say so (GOAWAY NO_ERROR) and close
+                // once it is written.
                 session.goAway(errorCode: .noError)
                 phase = .draining(finalGoAwaySent: true)
                 flush()

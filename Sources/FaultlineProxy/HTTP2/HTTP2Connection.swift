@@ -34,7 +34,8 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
     var phase = Phase.open
     /// Open request streams by id.
     var streams: [Int32: HTTP2Stream] = [:]
-    /// The connection's own deadline: idle while no stream is open.
+    /// The connection's own deadline: the first request's head (as on HTTP/1, so a client that
+    /// never sends one cannot hold a connection), then idle while no stream is open.
     var deadline = ConnectionDeadline()
     /// Nesting depth of passes that batch their output (a read, an upstream delivery).
     var batchDepth = 0
@@ -58,7 +59,7 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
         self.scheme = scheme
         session = try HTTP2Session(role: .server, settings: context.snapshot.http2Settings)
         socket.delegate = self
-        armIdle()
+        deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
         if let initial, !initial.isEmpty {
             self.socket(socket, didRead: initial)
         } else {
