@@ -7,11 +7,15 @@ extension HTTPHead {
     ]
 
     /// This response head as an HTTP/2 field list: `:status` first, then the fields with lowercase
-    /// names, without the connection-specific ones and those the Connection field names.
-    public func http2ResponseFields() -> HTTPHeaders {
+    /// names, without the connection-specific ones, those the Connection field names and
+    /// `skipping` (lowercase names the caller writes itself).
+    public func http2ResponseFields(skipping: [StaticString] = []) -> HTTPHeaders {
         var out = HTTPHeaders()
-        out.add(name: ":status", value: String(status))
-        appendHTTP2Fields(to: &out, dropping: nil)
+        let digits = (100...999).contains(status)
+            ? [UInt8(ascii: "0") + UInt8(status / 100), UInt8(ascii: "0") + UInt8(status / 10 % 10), UInt8(ascii: "0") + UInt8(status % 10)]
+            : Array(String(status).utf8)
+        out.add(name: ":status".utf8, value: digits)
+        appendHTTP2Fields(to: &out, dropping: skipping)
         return out
     }
 
@@ -28,7 +32,7 @@ extension HTTPHead {
             headers.withField(host) { _, value in out.add(name: ":authority".utf8, value: value) }
         }
         if method != "CONNECT" { out.add(name: ":path".utf8, value: target) }
-        appendHTTP2Fields(to: &out, dropping: "host")
+        appendHTTP2Fields(to: &out, dropping: ["host"])
         return out
     }
 
@@ -37,12 +41,13 @@ extension HTTPHead {
         var head = HTTPHead()
         head.headers = trailers
         var out = HTTPHeaders()
-        head.appendHTTP2Fields(to: &out, dropping: nil)
+        head.appendHTTP2Fields(to: &out, dropping: [])
         return out
     }
 
     /// Appends the regular fields, lowercased, skipping what HTTP/2 may not carry.
-    private func appendHTTP2Fields(to out: inout HTTPHeaders, dropping extra: StaticString?) {
+    private func appendHTTP2Fields(to out: inout HTTPHeaders, dropping extra: [StaticString]) {
+        // The names a Connection field lists (rare: most heads have none, and then no allocation).
         var named: [[UInt8]] = []
         for index in 0..<headers.count {
             headers.withField(index) { name, value in
@@ -52,16 +57,15 @@ extension HTTPHead {
         }
         for index in 0..<headers.count {
             headers.withField(index) { name, value in
-                let lower = name.map(ASCII.lower)
                 if Self.connectionSpecific.contains(where: { ASCII.equalsIgnoringCase(name, $0) }) { return }
-                if let extra, ASCII.equalsIgnoringCase(name, extra) { return }
-                if named.contains(lower) { return }
+                if extra.contains(where: { ASCII.equalsIgnoringCase(name, $0) }) { return }
+                if !named.isEmpty && named.contains(where: { $0.withUnsafeBytes { ASCII.equalsIgnoringCase(name, $0) } }) { return }
                 // RFC 9113 §8.2.2: TE may only carry "trailers".
                 if ASCII.equalsIgnoringCase(name, "te") {
                     if ASCII.listContains(value, token: "trailers") { out.add(name: "te", value: "trailers") }
                     return
                 }
-                out.add(name: lower, value: value)
+                out.add(name: name, value: value, lowercasingName: true)
             }
         }
     }

@@ -92,16 +92,17 @@ struct HTTP2DownstreamTests {
 
     @Test func sigtermSendsGoAwayAndLetsTheStreamInFlightFinish() async throws {
         let stack = try await HTTP2Stack.start(drainMs: 8000)
-        // A long stream, so that the signal lands while it is in flight even when a loaded
-        // runner starts this task late.
-        let url = stack.h2c("/delay/4000")
-        async let client = stack.tool(["nghttp", "-nv", url])
-        try await Task.sleep(for: .milliseconds(700))
+        // nghttp line-buffered, so the test sees when the proxy has acknowledged its SETTINGS
+        // (the request HEADERS, sent before, have been read by then): only then the signal.
+        let client = try ChildProcess(executable: "/usr/bin/stdbuf", arguments: ["-oL", "nghttp", "-nv", stack.h2c("/delay/2000")])
+        defer { client.kill() }
+        try await client.output.waitForLine(containing: "recv SETTINGS frame <length=0, flags=0x01", timeout: .seconds(20))
         stack.proxy.signal(SIGTERM)
-        let result = try await client
-        #expect(result.output.contains("recv GOAWAY"), "\(result.output)\n\(stack.proxy.output.text)")
-        #expect(result.output.contains("error_code=NO_ERROR"), "\(result.output)")
-        #expect(result.output.contains(":status: 200"), "\(result.output)")
+        _ = try await client.waitForExit(timeout: .seconds(20))
+        let output = client.output.text
+        #expect(output.contains("recv GOAWAY"), "\(output)\n\(stack.proxy.output.text)")
+        #expect(output.contains("error_code=NO_ERROR"), "\(output)")
+        #expect(output.contains(":status: 200"), "\(output)")
         // The connection closed once its stream finished: the drain did not wait for its limit.
         let status = try await stack.proxy.child.waitForExit(timeout: .seconds(10))
         #expect(status == 0, "\(stack.proxy.output.text)")

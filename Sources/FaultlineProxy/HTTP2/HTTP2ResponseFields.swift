@@ -7,18 +7,13 @@ import FaultlineHTTP2
 enum HTTP2ResponseFields {
     /// `:status` and the fields for `head`; `marker` adds X-Faultline-Fault.
     static func forUpstreamHead(_ head: HTTPHead, framing: BodyFraming, marker: String?) -> HTTPHeaders {
-        let converted = head.http2ResponseFields()
-        var out = HTTPHeaders()
+        var out = head.http2ResponseFields(skipping: ["content-length", "via"])
         var via: [UInt8] = []
-        for index in 0..<converted.count {
-            converted.withField(index) { name, value in
-                if ASCII.equalsIgnoringCase(name, "content-length") { return }
-                if ASCII.equalsIgnoringCase(name, "via") {
-                    via.append(contentsOf: value)
-                    via.append(contentsOf: ", ".utf8)
-                    return
-                }
-                out.add(name: name, value: value)
+        for index in 0..<head.headers.count {
+            head.headers.withField(index) { name, value in
+                guard ASCII.equalsIgnoringCase(name, "via") else { return }
+                via.append(contentsOf: value)
+                via.append(contentsOf: ", ".utf8)
             }
         }
         via.append(contentsOf: "1.1 faultline".utf8)
