@@ -92,17 +92,12 @@ struct HTTP2DownstreamTests {
 
     @Test func sigtermSendsGoAwayAndLetsTheStreamInFlightFinish() async throws {
         let stack = try await HTTP2Stack.start(drainMs: 8000)
-        // nghttp line-buffered, so the test sees when the proxy has acknowledged its SETTINGS
-        // (the request HEADERS, sent before, have been read by then): only then the signal.
-        let client = try ChildProcess(executable: "/usr/bin/stdbuf", arguments: ["-oL", "nghttp", "-nv", stack.h2c("/delay/2000")])
-        defer { client.kill() }
-        try await client.output.waitForLine(containing: "recv SETTINGS frame <length=0, flags=0x01", timeout: .seconds(20))
-        stack.proxy.signal(SIGTERM)
-        _ = try await client.waitForExit(timeout: .seconds(20))
-        let output = client.output.text
-        #expect(output.contains("recv GOAWAY"), "\(output)\n\(stack.proxy.output.text)")
-        #expect(output.contains("error_code=NO_ERROR"), "\(output)")
-        #expect(output.contains(":status: 200"), "\(output)")
+        let result = try await stack.python(HTTP2ClientScripts.signalDuringStream,
+                                            [String(stack.proxy.ports[0]), String(stack.proxy.child.pid)])
+        let lines = result.output.split(separator: "\n").map(String.init)
+        // The notice (last stream id 2^31-1), then the final GOAWAY naming the stream in flight.
+        #expect(lines.filter { $0.hasPrefix("goaway 0 ") } == ["goaway 0 2147483647", "goaway 0 1"], "\(result.output) \(result.error)")
+        #expect(lines.contains("status 200") && lines.contains("ended True"), "\(result.output) \(result.error)")
         // The connection closed once its stream finished: the drain did not wait for its limit.
         let status = try await stack.proxy.child.waitForExit(timeout: .seconds(10))
         #expect(status == 0, "\(stack.proxy.output.text)")

@@ -93,4 +93,47 @@ enum HTTP2ClientScripts {
         pass
     print("goaway", goaway.error_code if goaway else None, goaway.last_stream_id if goaway else None)
     """#
+
+    /// Sends one request for `/delay/2000`, signals the proxy (pid `argv[2]`) with SIGTERM once
+    /// the proxy has acknowledged its SETTINGS, and reads until the stream ends. Prints one
+    /// `goaway CODE LAST` line per GOAWAY, then `status S`, `ended B`. Signalling from here keeps
+    /// a loaded test runner's scheduling out of the timing. Frames are read by hand: the h2
+    /// package closes its connection state at the first GOAWAY, graceful or not.
+    static let signalDuringStream = #"""
+    import os, signal, socket, struct, sys
+    import hpack
+    import h2.connection, h2.config
+
+    sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    conn.initiate_connection()
+    conn.send_headers(1, [(":method", "GET"), (":scheme", "http"), (":authority", "127.0.0.1"), (":path", "/delay/2000")],
+                      end_stream=True)
+    sock.sendall(conn.data_to_send())
+    decoder, buffer = hpack.Decoder(), b""
+    signalled, status, ended = False, None, False
+    while not ended:
+        data = sock.recv(65536)
+        if not data:
+            break
+        buffer += data
+        while len(buffer) >= 9:
+            length = int.from_bytes(buffer[0:3], "big")
+            if len(buffer) < 9 + length:
+                break
+            kind, flags, stream = buffer[3], buffer[4], int.from_bytes(buffer[5:9], "big") & 0x7fffffff
+            payload, buffer = buffer[9:9 + length], buffer[9 + length:]
+            if kind == 4 and flags & 1 and not signalled:
+                os.kill(int(sys.argv[2]), signal.SIGTERM)
+                signalled = True
+            elif kind == 7:
+                last, code = struct.unpack(">II", payload[:8])
+                print("goaway", code, last & 0x7fffffff, flush=True)
+            elif kind == 1 and stream == 1:
+                status = dict(decoder.decode(payload)).get(":status")
+            if stream == 1 and kind in (0, 1) and flags & 1:
+                ended = True
+    print("status", status)
+    print("ended", ended)
+    """#
 }
