@@ -136,4 +136,26 @@ struct HTTP2DownstreamTests {
         #expect(words.count == 4 && words[3].hasPrefix("True"), "\(result.output) \(result.error)")
         if words.count == 4, let seconds = Double(words[1]) { #expect(seconds >= 1.5 && seconds < 6, "\(result.output)") }
     }
+
+    @Test func trailersPassBothWays() async throws {
+        let stack = try await HTTP2Stack.start(origin: try await OriginProcess.scripted())
+        // Upstream chunked trailers become an HTTP/2 trailer block after the DATA.
+        let response = try await stack.tool(["nghttp", "-nv", stack.h2c("/trailers")])
+        let lines = response.output.components(separatedBy: "\n")
+        let data = lines.firstIndex { $0.contains("recv DATA frame") }
+        let trailer = lines.firstIndex { $0.contains("recv (stream_id=13) x-checksum: abc123") }
+        #expect(data != nil && trailer != nil && data ?? 0 < trailer ?? 0, "\(response.output)")
+        // HTTP/2 request trailers (a body without content-length) reach the origin as chunked trailers.
+        let upload = try await stack.python(HTTP2ClientScripts.uploadWithTrailers, [String(stack.proxy.ports[0])])
+        let echo = try JSONSerialization.jsonObject(with: Data(upload.output.utf8)) as? [String: Any]
+        #expect(echo?["body_bytes"] as? Int == 11, "\(upload.output) \(upload.error)")
+        let trailers = echo?["trailers"] as? [[String]] ?? []
+        #expect(trailers.contains { $0.first?.lowercased() == "x-checksum" && $0.last == "1" }, "\(upload.output)")
+        let headers = echo?["headers"] as? [[String]] ?? []
+        #expect(headers.contains { $0.first?.lowercased() == "transfer-encoding" && $0.last == "chunked" }, "\(upload.output)")
+        // An interim 103 passes as an informational HEADERS block before the final one.
+        let hints = try await stack.tool(["nghttp", "-nv", stack.h2c("/early-hints")])
+        let statuses = hints.output.components(separatedBy: "\n").filter { $0.contains("recv (stream_id=13) :status:") }
+        #expect(statuses.map { $0.components(separatedBy: ":status: ").last ?? "" } == ["103", "200"], "\(hints.output)")
+    }
 }

@@ -136,4 +136,34 @@ enum HTTP2ClientScripts {
     print("status", status)
     print("ended", ended)
     """#
+
+    /// POSTs `hello world` to `/echo` in two DATA frames without content-length, then the
+    /// trailer `x-checksum: 1`; prints the response body (the scripted origin's JSON echo).
+    static let uploadWithTrailers = #"""
+    import socket, sys
+    import h2.connection, h2.config, h2.events
+
+    sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    conn.initiate_connection()
+    conn.send_headers(1, [(":method", "POST"), (":scheme", "http"), (":authority", "127.0.0.1"), (":path", "/echo"),
+                          ("te", "trailers")])
+    conn.send_data(1, b"hello ")
+    conn.send_data(1, b"world")
+    conn.send_headers(1, [("x-checksum", "1")], end_stream=True)
+    sock.sendall(conn.data_to_send())
+    body, done = b"", False
+    while not done:
+        data = sock.recv(65536)
+        if not data:
+            break
+        for event in conn.receive_data(data):
+            if isinstance(event, h2.events.DataReceived):
+                body += event.data
+                conn.acknowledge_received_data(event.flow_controlled_length, 1)
+            elif isinstance(event, (h2.events.StreamEnded, h2.events.StreamReset)):
+                done = True
+        sock.sendall(conn.data_to_send())
+    print(body.decode())
+    """#
 }

@@ -17,9 +17,11 @@ final class HTTP2Stack: Sendable {
         self.directory = directory
     }
 
-    /// Starts the stack; `routes` are route objects as JSON text, in front of the catch-all.
-    static func start(routes: [String] = [], drainMs: Int = 5000) async throws -> HTTP2Stack {
-        let origin = try await OriginProcess.demo()
+    /// Starts the stack (the demo origin unless `origin` is given); `routes` are route objects
+    /// as JSON text, in front of the catch-all.
+    static func start(routes: [String] = [], drainMs: Int = 5000, origin existing: OriginProcess? = nil) async throws -> HTTP2Stack {
+        let origin: OriginProcess
+        if let existing { origin = existing } else { origin = try await OriginProcess.demo() }
         let chain = try await TLSChainFactory.make()
         let directory = try TemporaryDirectory()
         let all = routes + [#"{"name": "all", "upstream": "o"}"#]
