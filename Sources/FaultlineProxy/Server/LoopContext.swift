@@ -14,7 +14,10 @@ final class LoopContext: @unchecked Sendable {
     /// The config new exchanges on this loop use. A new one retires the pool entries the
     /// old one made and the new one does not use.
     var snapshot: ConfigSnapshot {
-        didSet { pool.retainOnly(Self.poolKeys(of: snapshot)) }
+        didSet {
+            pool.retainOnly(Self.poolKeys(of: snapshot))
+            if snapshot.http2Settings != oldValue.http2Settings { reannounceHTTP2Settings() }
+        }
     }
     /// Idle upstream connections.
     let pool = UpstreamPool()
@@ -84,6 +87,12 @@ final class LoopContext: @unchecked Sendable {
         guard clients.removeValue(forKey: ObjectIdentifier(old)) != nil else { return }
         clients[ObjectIdentifier(new)] = new
         if draining { new.drain() }
+    }
+
+    /// A reload changed the HTTP/2 settings: an HTTP/2 connection announced its settings once,
+    /// so each gets a graceful GOAWAY and its client reconnects under the new ones.
+    private func reannounceHTTP2Settings() {
+        for case let connection as HTTP2Connection in Array(clients.values) { connection.drain() }
     }
 
     /// Stops accepting, closes idle connections and lets busy ones finish their exchange.
