@@ -42,6 +42,25 @@ public struct HTTPHeaders: Sendable {
         fields.append(Field(start: start, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd))
     }
 
+    /// Appends a field from raw bytes, the name lowercased when `lowercasingName` is set (the
+    /// HTTP/2 translation's hot path: concrete, so no generic dispatch per byte).
+    public mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lowercasingName: Bool = false) {
+        let start = Int32(bytes.count)
+        bytes.append(contentsOf: name)
+        if lowercasingName {
+            for index in Int(start)..<bytes.count { bytes[index] = ASCII.lower(bytes[index]) }
+        }
+        let nameEnd = Int32(bytes.count)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        let valueStart = Int32(bytes.count)
+        bytes.append(contentsOf: value)
+        let valueEnd = Int32(bytes.count)
+        bytes.append(13)
+        bytes.append(10)
+        fields.append(Field(start: start, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd))
+    }
+
     /// Appends a field from Strings (config, tests, synthesized answers).
     public mutating func add(name: String, value: String) {
         add(name: name.utf8, value: value.utf8)

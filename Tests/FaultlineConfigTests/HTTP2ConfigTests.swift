@@ -13,8 +13,8 @@ struct HTTP2ConfigTests {
         let http2 = try load(minimal()).http2
         #expect(http2 == HTTP2Config())
         #expect(http2.maxConcurrentStreams == 100)
-        #expect(http2.initialWindowSize == 1_048_576)
-        #expect(http2.connectionWindowSize == 16_777_216)
+        #expect(http2.initialWindowSize == 262_144)
+        #expect(http2.connectionWindowSize == 8_388_608)
         #expect(http2.maxHeaderListSize == 65536)
         #expect(http2.maxFrameSize == 16384)
         #expect(http2.maxStreamResets == HTTP2ResetRateLimit(burst: 1000, perSecond: 33))

@@ -50,7 +50,7 @@ struct ListenerTLSTests {
             Data(tlsListener(#"{"certificate": "certs/proxy.pem", "key": "certs/proxy-key.pem"}"#).utf8),
             file: nil, checkFiles: false)
         #expect(config.listeners.first?.tls == ListenerTLSConfig(certificate: "certs/proxy.pem", key: "certs/proxy-key.pem"))
-        #expect(config.listeners.first?.tls?.alpn == ["http/1.1"])
+        #expect(config.listeners.first?.tls?.alpn == ["h2", "http/1.1"])
         #expect(config.listeners.first?.tls?.minVersion == .tls12)
         #expect(config.listeners.first?.tls?.sni == [])
         #expect(config.listeners.first?.tls?.drill == nil)
@@ -90,13 +90,13 @@ struct ListenerTLSTests {
         (#"{}"#, ["listeners[0].tls.certificate: expected a file path, got nothing", "listeners[0].tls.key: expected a file path, got nothing"]),
         (#"{"certificate": "", "key": 5}"#,
          [#"listeners[0].tls.certificate: expected a file path, got """#, "listeners[0].tls.key: expected a file path, got 5"]),
-        (#"{"certificate": "c", "key": "k", "alpn": ["h2", "http/1.1"]}"#,
-         [#"listeners[0].tls.alpn[0]: "h2" is not available in this version (only "http/1.1")"#]),
-        (#"{"certificate": "c", "key": "k", "alpn": ["spdy/3"]}"#, [#"listeners[0].tls.alpn[0]: expected "http/1.1", got "spdy/3""#]),
+        (#"{"certificate": "c", "key": "k", "alpn": ["h3", "http/1.1"]}"#,
+         [#"listeners[0].tls.alpn[0]: expected "h2" or "http/1.1", got "h3""#]),
+        (#"{"certificate": "c", "key": "k", "alpn": ["spdy/3"]}"#, [#"listeners[0].tls.alpn[0]: expected "h2" or "http/1.1", got "spdy/3""#]),
         (#"{"certificate": "c", "key": "k", "alpn": ["http/1.1", "http/1.1"]}"#,
          [#"listeners[0].tls.alpn[1]: duplicate protocol "http/1.1""#]),
         (#"{"certificate": "c", "key": "k", "alpn": []}"#,
-         [#"listeners[0].tls.alpn: expected a non-empty array of ALPN protocol names ("http/1.1"), got []"#]),
+         [#"listeners[0].tls.alpn: expected a non-empty array of ALPN protocol names ("h2" or "http/1.1"), got []"#]),
         (#"{"certificate": "c", "key": "k", "min_version": "1.1"}"#,
          [#"listeners[0].tls.min_version: expected "1.2" or "1.3", got "1.1""#]),
         (#"{"certificate": "c", "key": "k", "min_version": 1.2}"#,

@@ -5,7 +5,7 @@ enum ConfigKeys {
         "workers", "listeners", "admin", "demo_origin", "upstreams", "routes",
         "timeouts_ms", "limits", "seed", "fault_headers", "log", "har", "http2", "$schema",
     ]
-    static let listener = ["address", "tls"]
+    static let listener = ["address", "tls", "h2c"]
     static let admin = ["address", "token"]
     static let demoOrigin = ["address"]
     static let listenerTLS = ["certificate", "key", "alpn", "min_version", "sni", "drill"]

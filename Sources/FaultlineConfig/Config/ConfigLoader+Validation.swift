@@ -59,8 +59,14 @@ extension ConfigLoader {
             let address = readAddress(object, &diagnostics)
             let tlsObject = object.object("tls", known: ConfigKeys.listenerTLS, &diagnostics)
             let tls = tlsObject.flatMap { readListenerTLS($0, context, &diagnostics) }
+            let h2c = object.bool("h2c", default: false, &diagnostics)
+            if h2c && tlsObject != nil {
+                // A TLS client picks HTTP/2 by ALPN; prior knowledge in cleartext cannot apply.
+                diagnostics.add(object.path("h2c"), "h2c (HTTP/2 in cleartext) applies to plain listeners only; a TLS listener offers h2 by ALPN (tls.alpn)")
+                continue
+            }
             if let address, tlsObject == nil || tls != nil {
-                listeners.append(ListenerConfig(address: address, tls: tls))
+                listeners.append(ListenerConfig(address: address, tls: tls, h2c: h2c))
             }
         }
         return listeners

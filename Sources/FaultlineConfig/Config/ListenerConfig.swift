@@ -4,11 +4,15 @@ public struct ListenerConfig: Sendable, Equatable {
     public let address: SocketAddressSpec
     /// TLS settings; nil for plain HTTP.
     public let tls: ListenerTLSConfig?
+    /// Whether a plain listener also accepts HTTP/2 with prior knowledge (h2c: a connection that
+    /// opens with the HTTP/2 preface). TLS listeners choose HTTP/2 by ALPN instead.
+    public let h2c: Bool
 
     /// Creates a listener bound to `address`, plain HTTP unless `tls` is given.
-    public init(address: SocketAddressSpec, tls: ListenerTLSConfig? = nil) {
+    public init(address: SocketAddressSpec, tls: ListenerTLSConfig? = nil, h2c: Bool = false) {
         self.address = address
         self.tls = tls
+        self.h2c = h2c
     }
 
     /// Whether clients speak TLS to this listener.

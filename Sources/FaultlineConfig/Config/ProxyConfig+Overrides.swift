@@ -1,6 +1,6 @@
 extension ProxyConfig {
     /// The same configuration with the command line's overrides applied: a worker count and
-    /// a new address for the first listener (its TLS settings kept). Written here, beside the
+    /// a new address for the first listener (its TLS and h2c settings kept). Written here, beside the
     /// initializer, so a new config field cannot be forgotten by a caller that rebuilds one.
     public func overriding(workers: Int?, firstListenerAddress: SocketAddressSpec?) -> ProxyConfig {
         var listeners = self.listeners
@@ -8,7 +8,7 @@ extension ProxyConfig {
             if listeners.isEmpty {
                 listeners = [ListenerConfig(address: address)]
             } else {
-                listeners[0] = ListenerConfig(address: address, tls: listeners[0].tls)
+                listeners[0] = ListenerConfig(address: address, tls: listeners[0].tls, h2c: listeners[0].h2c)
             }
         }
         return ProxyConfig(workers: workers ?? self.workers, listeners: listeners, admin: admin,

@@ -28,8 +28,8 @@ public struct HTTP2Config: Sendable, Equatable {
     /// Creates settings; the defaults are those of the config format.
     public init(
         maxConcurrentStreams: Int = 100,
-        initialWindowSize: Int = 1_048_576,
-        connectionWindowSize: Int = 16_777_216,
+        initialWindowSize: Int = 262_144,
+        connectionWindowSize: Int = 8_388_608,
         maxHeaderListSize: Int = 65536,
         maxFrameSize: Int = 16384,
         maxStreamResets: HTTP2ResetRateLimit = HTTP2ResetRateLimit(),

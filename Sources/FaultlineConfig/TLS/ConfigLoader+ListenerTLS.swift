@@ -1,6 +1,6 @@
 extension ConfigLoader {
     /// ALPN protocols a listener may offer in this version.
-    static let supportedALPN = ["http/1.1"]
+    static let supportedALPN = ["h2", "http/1.1"]
 
     /// A listener's `tls` object.
     static func readListenerTLS(
@@ -48,11 +48,7 @@ extension ConfigLoader {
         for (index, item) in items.enumerated() {
             let itemPath = Diagnostics.join(path, index)
             guard case .string(let name) = item, supportedALPN.contains(name) else {
-                if item == .string("h2") {
-                    diagnostics.add(itemPath, "\"h2\" is not available in this version (only \(allowed))")
-                } else {
-                    diagnostics.add(itemPath, "expected \(allowed), got \(item.rendered)")
-                }
+                diagnostics.add(itemPath, "expected \(allowed), got \(item.rendered)")
                 continue
             }
             if protocols.contains(name) {

@@ -5,7 +5,7 @@ public struct ListenerTLSConfig: Sendable, Equatable {
     public let certificate: String
     /// PEM private key file, resolved against the config file's directory.
     public let key: String
-    /// ALPN protocols offered, in preference order (only `http/1.1` in this version).
+    /// ALPN protocols offered, in preference order (`h2`, `http/1.1`).
     public let alpn: [String]
     /// Lowest protocol version accepted.
     public let minVersion: MinimumTLSVersion
@@ -15,7 +15,7 @@ public struct ListenerTLSConfig: Sendable, Equatable {
     public let drill: DrillCertificateConfig?
 
     /// Default for `alpn`.
-    public static let defaultALPN = ["http/1.1"]
+    public static let defaultALPN = ["h2", "http/1.1"]
 
     /// Creates a listener TLS configuration; the defaults are those of the config format.
     public init(

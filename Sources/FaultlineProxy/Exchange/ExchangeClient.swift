@@ -2,8 +2,8 @@ import FaultlineHTTP
 import FaultlineConfig
 
 /// The client-side operations an exchange's actions come down to. The HTTP/1 connection
-/// writes them as HTTP/1 bytes; an HTTP/2 stream adapter will write them as frames on its
-/// stream (see `ExchangeHost`).
+/// writes them as HTTP/1 bytes; `HTTP2Stream` writes them as frames on its stream (see
+/// `ExchangeHost`).
 protocol ExchangeClient: AnyObject {
     /// Passes an interim (1xx) response head on.
     func writeInterimHead(_ head: HTTPHead, exchange: Exchange)

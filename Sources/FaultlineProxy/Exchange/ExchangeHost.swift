@@ -15,7 +15,7 @@ import FaultlineIO
 /// docs/architecture.md, "Adapters".
 ///
 /// `DownstreamConnection` is the HTTP/1 host (one exchange at a time, pipelined requests
-/// queued). An HTTP/2 stream adapter will be a host per stream: HEADERS start an exchange,
+/// queued). `HTTP2Stream` is the host of one HTTP/2 stream: HEADERS start an exchange,
 /// DATA frames are `requestBodyReceived`, END_STREAM is `requestEnded`; the client writes
 /// become HEADERS and DATA frames on the stream, `closeClient` an RST_STREAM, and its
 /// deadline and read pausing map to the stream's timers and flow-control window.

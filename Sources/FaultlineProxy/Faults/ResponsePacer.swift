@@ -4,7 +4,7 @@ import FaultlineIO
 /// first-byte delay, then paced at a byte rate. Timers on the loop do the waiting, so a slow
 /// response never blocks other exchanges. Exchanges without such faults never create one.
 final class ResponsePacer {
-    private let socket: StreamSocket
+    private let sink: PacedSink
     private let loop: EventLoop
     private let bytesPerSecond: Int
     private let chunkBytes: Int
@@ -27,8 +27,8 @@ final class ResponsePacer {
     private static let highWater = 256 * 1024
     private static let lowWater = 64 * 1024
 
-    init(socket: StreamSocket, loop: EventLoop, bytesPerSecond: Int, chunkBytes: Int, holdMilliseconds: Int) {
-        self.socket = socket
+    init(sink: PacedSink, loop: EventLoop, bytesPerSecond: Int, chunkBytes: Int, holdMilliseconds: Int) {
+        self.sink = sink
         self.loop = loop
         self.bytesPerSecond = max(0, bytesPerSecond)
         self.chunkBytes = max(1, chunkBytes)
@@ -52,7 +52,7 @@ final class ResponsePacer {
     func emit(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty else { return }
         if !holding && bytesPerSecond == 0 && isDrained {
-            socket.write(bytes)
+            sink.writePaced(bytes)
             return
         }
         if isDrained && bytesPerSecond > 0 && paceStart != 0 {
@@ -107,7 +107,7 @@ final class ResponsePacer {
     }
 
     private func pump() {
-        guard !socket.isClosed else { return }
+        guard !sink.isSinkClosed else { return }
         if bytesPerSecond == 0 {
             writeQueued(upTo: queue.count)
         } else {
@@ -141,7 +141,7 @@ final class ResponsePacer {
     private func writeQueued(upTo end: Int) {
         guard end > sent else { return }
         queue.withUnsafeBytes { raw in
-            _ = socket.write(UnsafeRawBufferPointer(rebasing: raw[sent..<end]))
+            sink.writePaced(UnsafeRawBufferPointer(rebasing: raw[sent..<end]))
         }
         paced += end - sent
         sent = end

@@ -13,7 +13,7 @@ extension DownstreamConnection {
     }
 
     func startPacer(_ settings: PacerSettings, exchange: Exchange) {
-        let pacer = ResponsePacer(socket: socket, loop: context.loop, bytesPerSecond: settings.bytesPerSecond,
+        let pacer = ResponsePacer(sink: socket, loop: context.loop, bytesPerSecond: settings.bytesPerSecond,
                                   chunkBytes: settings.chunkBytes, holdMilliseconds: settings.holdMilliseconds)
         pacer.backpressure = { [weak upstream = exchange.upstream] pause in
             upstream?.socket.setReading(!pause)

@@ -79,9 +79,12 @@ final class DownstreamConnection: StreamSocketDelegate {
 
     /// "https" on a TLS listener, for X-Forwarded-Proto.
     let scheme: StaticString
+    /// Whether the first bytes may still be an HTTP/2 preface (an h2c listener, nothing read yet).
+    var awaitsH2CPreface: Bool
 
-    init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?) throws(IOError) {
+    init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?, h2c: Bool = false) throws(IOError) {
         self.context = context
+        awaitsH2CPreface = h2c && tls == nil
         clientIP = peer?.ip ?? "unknown"
         clientPort = peer.map { Int($0.port) }
         scheme = tls == nil ? "http" : "https"
@@ -97,6 +100,13 @@ final class DownstreamConnection: StreamSocketDelegate {
     // MARK: StreamSocketDelegate
 
     func socket(_ socket: StreamSocket, didRead bytes: UnsafeRawBufferPointer) {
+        if awaitsH2CPreface {
+            awaitsH2CPreface = false
+            if phase.isIdle && opensWithHTTP2Preface(bytes) {
+                handOverToHTTP2(initial: bytes)
+                return
+            }
+        }
         switch phase {
         case .tunnel(let exchange):
             relayToUpstream(bytes, exchange: exchange)
@@ -138,7 +148,10 @@ final class DownstreamConnection: StreamSocketDelegate {
         abort()
     }
 
-    func socketDidConnect(_ socket: StreamSocket) {}
+    func socketDidConnect(_ socket: StreamSocket) {
+        // A TLS client that chose h2 by ALPN speaks HTTP/2 from its first byte.
+        if negotiatedHTTP2 && phase.isIdle { handOverToHTTP2(initial: nil) }
+    }
 
     // MARK: Lifecycle
 

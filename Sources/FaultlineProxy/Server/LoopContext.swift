@@ -14,14 +14,18 @@ final class LoopContext: @unchecked Sendable {
     /// The config new exchanges on this loop use. A new one retires the pool entries the
     /// old one made and the new one does not use.
     var snapshot: ConfigSnapshot {
-        didSet { pool.retainOnly(Self.poolKeys(of: snapshot)) }
+        didSet {
+            pool.retainOnly(Self.poolKeys(of: snapshot))
+            if snapshot.http2Settings != oldValue.http2Settings { reannounceHTTP2Settings() }
+        }
     }
     /// Idle upstream connections.
     let pool = UpstreamPool()
     /// Whether the process is draining: no keep-alive, no new connections.
     private(set) var draining = false
 
-    private var clients: [ObjectIdentifier: DownstreamConnection] = [:]
+    /// HTTP/1 and HTTP/2 client connections, by identity.
+    private var clients: [ObjectIdentifier: any ClientConnection] = [:]
     private var listeners: [Listener] = []
     private static let sweepIntervalMilliseconds = 100
 
@@ -61,7 +65,8 @@ final class LoopContext: @unchecked Sendable {
         }
         do {
             let tls = listenerIndex < snapshot.listenerTLS.count ? snapshot.listenerTLS[listenerIndex] : nil
-            let connection = try DownstreamConnection(fd: fd, peer: peer, context: self, tls: tls)
+            let h2c = listenerIndex < snapshot.config.listeners.count && snapshot.config.listeners[listenerIndex].h2c
+            let connection = try DownstreamConnection(fd: fd, peer: peer, context: self, tls: tls, h2c: h2c)
             clients[ObjectIdentifier(connection)] = connection
         } catch {
             Sockets.close(fd)
@@ -70,10 +75,24 @@ final class LoopContext: @unchecked Sendable {
     }
 
     /// Called by a connection when it has closed for good.
-    func connectionClosed(_ connection: DownstreamConnection) {
+    func connectionClosed(_ connection: any ClientConnection) {
         if clients.removeValue(forKey: ObjectIdentifier(connection)) != nil {
             connections.release()
         }
+    }
+
+    /// An HTTP/1 connection handed its socket to an HTTP/2 one (ALPN h2, or the h2c preface):
+    /// the same client connection, so it keeps its place in the connection count.
+    func connectionUpgraded(from old: any ClientConnection, to new: any ClientConnection) {
+        guard clients.removeValue(forKey: ObjectIdentifier(old)) != nil else { return }
+        clients[ObjectIdentifier(new)] = new
+        if draining { new.drain() }
+    }
+
+    /// A reload changed the HTTP/2 settings: an HTTP/2 connection announced its settings once,
+    /// so each gets a graceful GOAWAY and its client reconnects under the new ones.
+    private func reannounceHTTP2Settings() {
+        for case let connection as HTTP2Connection in Array(clients.values) { connection.drain() }
     }
 
     /// Stops accepting, closes idle connections and lets busy ones finish their exchange.

@@ -1,0 +1,37 @@
+import FaultlineIO
+import FaultlineTLS
+
+/// The hand-over to HTTP/2: a TLS client that negotiated `h2` by ALPN, or a client of an h2c
+/// listener that opens with the HTTP/2 connection preface. The socket, its place in the
+/// loop's connections and the bytes already read go to an `HTTP2Connection`.
+extension DownstreamConnection: ClientConnection {
+    /// The client connection preface of RFC 9113 §3.4.
+    static let http2Preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+
+    /// Whether the TLS handshake chose HTTP/2.
+    var negotiatedHTTP2: Bool {
+        (socket.transformer as? TLSSession)?.negotiatedALPN == "h2"
+    }
+
+    /// Whether the first bytes of an h2c listener's connection are (the start of) the preface.
+    /// A partial match counts: nghttp2 checks the rest and refuses anything else.
+    func opensWithHTTP2Preface(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 4 else { return false }
+        let count = min(bytes.count, Self.http2Preface.count)
+        return bytes.prefix(count).elementsEqual(Self.http2Preface.prefix(count))
+    }
+
+    /// Hands the socket over; this connection is done without closing it.
+    func handOverToHTTP2(initial bytes: UnsafeRawBufferPointer?) {
+        deadline.disarm()
+        phase = .closed
+        do {
+            let http2 = try HTTP2Connection(socket: socket, context: context, clientIP: clientIP, clientPort: clientPort,
+                                            scheme: scheme, initial: bytes)
+            context.connectionUpgraded(from: self, to: http2)
+        } catch {
+            socket.close()
+            context.connectionClosed(self)
+        }
+    }
+}

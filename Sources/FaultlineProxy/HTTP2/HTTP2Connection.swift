@@ -1,0 +1,157 @@
+import FaultlineIO
+import FaultlineHTTP2
+
+/// A client connection speaking HTTP/2 (ALPN `h2` on a TLS listener, or prior-knowledge h2c on
+/// a plain one): owns the nghttp2 session and one `HTTP2Stream` per request stream. Bytes from
+/// the socket go into the session; the session's events start and feed the streams; what the
+/// streams submit leaves in `flush`, as far as the socket keeps up. Stream-level behaviour
+/// (exchanges, faults, flow control) is the streams'; this class is the connection's lifecycle.
+final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
+    /// Where the connection stands.
+    enum Phase {
+        /// Accepting streams.
+        case open
+        /// Shutting down gracefully: the shutdown notice went out; the final GOAWAY follows
+        /// (`finalGoAwaySent`), then the connection closes once its streams have finished.
+        case draining(finalGoAwaySent: Bool)
+        /// Closed.
+        case closed
+
+        var isClosed: Bool {
+            if case .closed = self { return true }
+            return false
+        }
+    }
+
+    let socket: StreamSocket
+    /// The loop's context outlives its connections.
+    unowned(unsafe) let context: LoopContext
+    let session: HTTP2Session
+    let clientIP: String
+    let clientPort: Int?
+    /// "https" or "http", for X-Forwarded-Proto and the records.
+    let scheme: StaticString
+    var phase = Phase.open
+    /// Open request streams by id.
+    var streams: [Int32: HTTP2Stream] = [:]
+    /// The connection's own deadline: the first request's head (as on HTTP/1, so a client that
+    /// never sends one cannot hold a connection), then idle while no stream is open.
+    var deadline = ConnectionDeadline()
+    /// Nesting depth of passes that batch their output (a read, an upstream delivery).
+    var batchDepth = 0
+    /// Whether `flush` is running (events it hands out may submit more).
+    var flushing = false
+    /// Reused output buffer.
+    var output: [UInt8] = []
+
+    /// Stop framing more output while the socket holds this much unsent (the streams' queues
+    /// then fill and pause their upstreams).
+    static let socketHighWater = 256 * 1024
+
+    /// Takes over `socket` from the HTTP/1 connection that accepted it; `initial` are bytes
+    /// already read (the h2c preface).
+    init(socket: StreamSocket, context: LoopContext, clientIP: String, clientPort: Int?, scheme: StaticString,
+         initial: UnsafeRawBufferPointer?) throws(HTTP2Failure) {
+        self.socket = socket
+        self.context = context
+        self.clientIP = clientIP
+        self.clientPort = clientPort
+        self.scheme = scheme
+        session = try HTTP2Session(role: .server, settings: context.snapshot.http2Settings)
+        context.state.http2ConnectionAccepted()
+        socket.delegate = self
+        deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
+        if let initial, !initial.isEmpty {
+            self.socket(socket, didRead: initial)
+        } else {
+            flush()
+        }
+    }
+
+    // MARK: StreamSocketDelegate
+
+    func socket(_ socket: StreamSocket, didRead bytes: UnsafeRawBufferPointer) {
+        guard !phase.isClosed else { return }
+        batchDepth += 1
+        session.receive(bytes)
+        handle(session.takeEvents())
+        batchDepth -= 1
+        flush()
+    }
+
+    func socketDidReadEOF(_ socket: StreamSocket) {
+        // The client has gone: every stream's exchange ends as a client that gave up.
+        close(now: true)
+    }
+
+    func socketDidDrain(_ socket: StreamSocket) {
+        flush()
+    }
+
+    func socket(_ socket: StreamSocket, didFail error: IOError) {
+        close(now: true)
+    }
+
+    func socketDidConnect(_ socket: StreamSocket) {}
+
+    // MARK: Output
+
+    /// Writes what the session has ready now, unless a batching pass is running (it flushes
+    /// at its end).
+    func scheduleFlush() {
+        if batchDepth == 0 { flush() }
+    }
+
+    /// Frames what the streams submitted and hands it to the socket, handling the events that
+    /// sending produces (streams closing, queues draining), until nothing more comes; then
+    /// closes the connection if the session is done.
+    func flush() {
+        guard !flushing, !phase.isClosed else { return }
+        flushing = true
+        while !phase.isClosed && socket.pendingWriteBytes < Self.socketHighWater {
+            output.removeAll(keepingCapacity: true)
+            session.send(into: &output)
+            let events = session.takeEvents()
+            if !output.isEmpty { _ = socket.write(output) }
+            handle(events)
+            if output.isEmpty && events.isEmpty { break }
+        }
+        flushing = false
+        guard !phase.isClosed else { return }
+        if session.isFinished {
+            close(now: false)
+        } else if case .draining(finalGoAwaySent: true) = phase, streams.isEmpty, socket.pendingWriteBytes == 0 {
+            // The final GOAWAY is out and every stream finished: nothing more will come.
+            close(now: false)
+        }
+    }
+
+    // MARK: Lifecycle
+
+    /// Closes the connection; streams still open end as if their client gave up.
+    func close(now: Bool) {
+        guard !phase.isClosed else { return }
+        phase = .closed
+        let open = streams.values
+        streams = [:]
+        for stream in open { stream.connectionClosed() }
+        if now {
+            socket.close()
+        } else {
+            socket.closeGracefully()
+        }
+        context.connectionClosed(self)
+    }
+
+    /// A stream has closed for good (both directions, or reset).
+    func streamFinished(_ streamID: Int32) {
+        streams.removeValue(forKey: streamID)
+        if streams.isEmpty { armIdle() }
+    }
+
+    /// Starts the idle deadline when no stream is open.
+    func armIdle() {
+        guard streams.isEmpty else { return }
+        deadline.arm(.clientIdle, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
+    }
+}

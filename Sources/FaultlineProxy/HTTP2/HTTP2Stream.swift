@@ -1,0 +1,204 @@
+import FaultlineHTTP
+import FaultlineHTTP2
+import FaultlineIO
+import FaultlineLog
+
+/// One HTTP/2 request stream as an `ExchangeHost`: its HEADERS start an exchange through
+/// `ExchangeStarter`, its DATA and END_STREAM are the exchange's request events, and the
+/// client writes become frames on this stream only. Every upstream action is the shared code
+/// of `ExchangeHost`, exactly as for HTTP/1.
+///
+/// Flow control replaces socket readiness: request bytes reopen the stream's window only once
+/// the upstream took them (`setClientReading`), and the upstream socket pauses while this
+/// stream's outbound queue is long (`outboundDrained` resumes it). A stalled stream therefore
+/// holds its own window and its own upstream, never the connection.
+final class HTTP2Stream {
+    /// Where the stream's exchange is.
+    enum Phase {
+        /// The exchange runs.
+        case exchange(Exchange)
+        /// The exchange ended; the stream may still be sending what it queued.
+        case finished
+    }
+
+    /// Where the response side is.
+    enum ResponseProgress: Equatable {
+        /// No HEADERS submitted yet.
+        case notStarted
+        /// HEADERS went out; DATA follows.
+        case streaming
+        /// END_STREAM (or trailers) submitted.
+        case ended
+        /// RST_STREAM submitted or received.
+        case reset
+    }
+
+    let id: Int32
+    /// Strong: an upstream may still deliver to a finished stream after its connection closed
+    /// (the cycle breaks when the connection drops the stream from `streams`).
+    let connection: HTTP2Connection
+    var phase: Phase
+    var response = ResponseProgress.notStarted
+    /// Whether END_STREAM arrived from the client.
+    var requestComplete = false
+    /// The record of this stream's exchange.
+    var trace: ExchangeTrace?
+    /// The stream's one deadline (request body, upstream connect and response).
+    var deadline = ConnectionDeadline()
+    /// Whether the stream's window reopens as request bytes arrive (`setClientReading`).
+    var reading = true
+    /// Request bytes received and not yet given back to the window.
+    var unconsumed = 0
+    /// An upload throttle holds the window closed until this time (monotonic ns).
+    var uploadPausedUntil: UInt64 = 0
+    /// The upstream whose writes are held until the current event is handled.
+    var corkedUpstream: UpstreamConnection?
+    /// Whether this stream paused its upstream because its outbound queue is long.
+    var upstreamPaused = false
+
+    /// Above this many queued response bytes the upstream socket pauses.
+    static let outboundHighWater = 256 * 1024
+
+    init(id: Int32, connection: HTTP2Connection) {
+        self.id = id
+        self.connection = connection
+        phase = .finished
+    }
+
+    var context: LoopContext { connection.context }
+    var session: HTTP2Session { connection.session }
+
+    var exchange: Exchange? {
+        if case .exchange(let exchange) = phase { return exchange }
+        return nil
+    }
+
+    @inline(__always)
+    func isCurrent(_ exchange: Exchange) -> Bool {
+        if case .exchange(let current) = phase { return current === exchange }
+        return false
+    }
+
+    /// The request head arrived: translated to HTTP/1.1 and started like any request. A head
+    /// the translation refuses is malformed (RFC 9113 §8.1.1): the stream is reset.
+    func begin(_ block: HTTP2HeaderBlock) {
+        requestComplete = block.endsStream
+        let head: HTTPHead
+        do {
+            head = try block.requestHead()
+        } catch {
+            startTrace(nil)?.fail(.badRequest, "bad request: \(error.description)")
+            reset(.protocolError)
+            endTrace()
+            return
+        }
+        let snapshot = context.snapshot
+        let trace = startTrace(head)
+        let starter = ExchangeStarter(snapshot: snapshot, clientIP: connection.clientIP, scheme: connection.scheme)
+        let exchange = starter.start(head, trace: trace, mayKeepAlive: true)
+        phase = .exchange(exchange)
+        run(exchange.machine.requestHeadReceived(), on: exchange)
+        releaseUpstreamCork()
+        connection.scheduleFlush()
+    }
+
+    /// Request body bytes: reported to the exchange, then given back to the window once the
+    /// upstream has them.
+    func requestBodyReceived(_ bytes: [UInt8]) {
+        unconsumed += bytes.count
+        guard let exchange, exchange.machine.isReadingRequest else {
+            // Nobody reads this body (the answer is out, or the request was refused): dropped.
+            giveBackWindow()
+            return
+        }
+        bytes.withUnsafeBytes { raw in
+            run(exchange.machine.requestBodyReceived(count: raw.count), on: exchange, inHand: .body(raw))
+        }
+        throttleUpload(afterReading: bytes.count)
+        releaseUpstreamCork()
+        if reading { giveBackWindow() }
+    }
+
+    /// Request trailers: forwarded when the upstream body is chunked.
+    func requestTrailersReceived(_ fields: HTTPHeaders) {
+        exchange?.requestTrailers = fields.forwardableTrailers
+    }
+
+    /// END_STREAM from the client.
+    func requestEnded() {
+        requestComplete = true
+        guard let exchange, exchange.machine.isReadingRequest else { return }
+        run(exchange.machine.requestEnded(), on: exchange)
+        releaseUpstreamCork()
+        connection.scheduleFlush()
+    }
+
+    /// The client reset the stream: its exchange ends as one whose client gave up.
+    func clientReset(_ code: HTTP2ErrorCode) {
+        response = .reset
+        context.state.http2StreamReset(sentByProxy: false)
+        trace?.noteHTTP2Error(LogHTTP2Error(code: code.rawValue, frame: .rstStream, sender: .client))
+        trace?.fail(.clientClosed, "client reset the stream (\(code))")
+        abortExchange()
+    }
+
+    /// nghttp2 closed the stream (after both END_STREAMs, or a reset either way).
+    func streamClosed(_ code: HTTP2ErrorCode) {
+        if exchange != nil { abortExchange() }
+    }
+
+    /// The connection closed under the stream.
+    func connectionClosed() {
+        response = .reset
+        abortExchange()
+    }
+
+    /// Ends the exchange as a client that gave up would.
+    func abortExchange() {
+        if let exchange { run(exchange.machine.clientClosed(), on: exchange) }
+        endExchange()
+    }
+
+    /// Drops the exchange (timers, pacer, an upstream still attached) and writes its record.
+    func endExchange() {
+        if let exchange { exchange.cancel(on: context.loop) }
+        phase = .finished
+        deadline.disarm()
+        endTrace()
+    }
+
+    /// Every queued response byte has been framed: an upstream paused for this stream resumes.
+    func outboundDrained() {
+        guard upstreamPaused else { return }
+        upstreamPaused = false
+        if let upstream = exchange?.upstream, !upstream.socket.isClosed { upstream.socket.setReading(true) }
+    }
+
+    /// Enforces the stream's deadline.
+    func checkDeadline(now: UInt64) {
+        guard let expired = deadline.expired(now: now) else { return }
+        deadline.disarm()
+        if let exchange {
+            run(exchange.machine.deadlineExpired(expired), on: exchange)
+            connection.scheduleFlush()
+        }
+    }
+
+    /// Resets the stream (once) with `code`.
+    func reset(_ code: HTTP2ErrorCode) {
+        guard response != .reset else { return }
+        response = .reset
+        session.resetStream(streamID: id, errorCode: code)
+        context.state.http2StreamReset(sentByProxy: true)
+        trace?.noteHTTP2Error(LogHTTP2Error(code: code.rawValue, frame: .rstStream, sender: .faultline))
+        connection.scheduleFlush()
+    }
+
+    /// Gives the bytes received so far back to the stream's window.
+    func giveBackWindow() {
+        guard unconsumed > 0 else { return }
+        session.consume(streamID: id, count: unconsumed)
+        unconsumed = 0
+        connection.scheduleFlush()
+    }
+}
