@@ -29,20 +29,55 @@ protocol ExchangeHost: ExchangeClient, UpstreamConnectionOwner {
     func isCurrent(_ exchange: Exchange) -> Bool
     /// Its log record (nil when logging and HAR are off).
     var trace: ExchangeTrace? { get }
-    /// (Re)starts the host's one deadline for the exchange.
-    func armDeadline(_ kind: ConnectionDeadline.Kind, milliseconds: Int)
-    /// No deadline applies.
-    func disarmDeadline()
-    /// Holds `upstream`'s writes until the host's read pass ends (then `releaseUpstreamCork`).
-    func corkUpstream(_ upstream: UpstreamConnection)
+    /// The host's one deadline for the exchange (request body, upstream connect and response).
+    var deadline: ConnectionDeadline { get set }
+    /// The upstream whose writes are held back until the host's current pass ends.
+    var corkedUpstream: UpstreamConnection? { get set }
     /// Sends what was corked and applies backpressure to the client.
     func releaseUpstreamCork()
     /// Pauses or resumes reading from the client.
     func setClientReading(_ reading: Bool)
+}
+
+/// What is the same for every host: its deadline, the upstream cork, its record.
+extension ExchangeHost {
+    /// (Re)starts the host's one deadline for the exchange.
+    func armDeadline(_ kind: ConnectionDeadline.Kind, milliseconds: Int) {
+        deadline.arm(kind, now: context.loop.now, milliseconds: milliseconds)
+    }
+
+    /// No deadline applies.
+    func disarmDeadline() {
+        deadline.disarm()
+    }
+
+    /// Holds `upstream`'s writes until the host's read pass ends (then `releaseUpstreamCork`).
+    func corkUpstream(_ upstream: UpstreamConnection) {
+        guard corkedUpstream !== upstream else { return }
+        corkedUpstream?.socket.uncork()
+        upstream.socket.cork()
+        corkedUpstream = upstream
+    }
+
+    /// Notes the response head the client gets.
+    func traceResponse(_ head: HTTPHead) {
+        trace?.noteResponse(head, now: context.loop.now)
+    }
+
+    /// Counts (and captures the start of) response body bytes the client gets.
+    func traceResponseBody(_ bytes: UnsafeRawBufferPointer) {
+        trace?.countResponseBody(bytes)
+    }
+
     /// Counts (and captures the start of) request body bytes.
-    func traceRequestBody(_ bytes: UnsafeRawBufferPointer)
+    func traceRequestBody(_ bytes: UnsafeRawBufferPointer) {
+        trace?.countRequestBody(bytes)
+    }
+
     /// A record of its own for an upstream TLS handshake that failed.
-    func logUpstreamTLSFailure(upstream: String, reason: String)
+    func logUpstreamTLSFailure(upstream: String, reason: String) {
+        trace?.logUpstreamTLSFailure(upstream: upstream, reason: reason)
+    }
 }
 
 extension ExchangeHost {

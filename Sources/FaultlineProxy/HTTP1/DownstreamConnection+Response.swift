@@ -31,21 +31,6 @@ extension DownstreamConnection: ExchangeHost {
         }
     }
 
-    func armDeadline(_ kind: ConnectionDeadline.Kind, milliseconds: Int) {
-        deadline.arm(kind, now: context.loop.now, milliseconds: milliseconds)
-    }
-
-    func disarmDeadline() {
-        deadline.disarm()
-    }
-
-    func corkUpstream(_ upstream: UpstreamConnection) {
-        guard corkedUpstream !== upstream else { return }
-        corkedUpstream?.socket.uncork()
-        upstream.socket.cork()
-        corkedUpstream = upstream
-    }
-
     func setClientReading(_ reading: Bool) {
         socket.setReading(reading)
     }

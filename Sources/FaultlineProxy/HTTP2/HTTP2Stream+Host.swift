@@ -4,21 +4,6 @@ import FaultlineIO
 /// The stream as the host of its exchange: deadlines, the upstream cork, and flow control in
 /// both directions (the stream's window for the request, the upstream socket for the response).
 extension HTTP2Stream: ExchangeHost {
-    func armDeadline(_ kind: ConnectionDeadline.Kind, milliseconds: Int) {
-        deadline.arm(kind, now: context.loop.now, milliseconds: milliseconds)
-    }
-
-    func disarmDeadline() {
-        deadline.disarm()
-    }
-
-    func corkUpstream(_ upstream: UpstreamConnection) {
-        guard corkedUpstream !== upstream else { return }
-        corkedUpstream?.socket.uncork()
-        upstream.socket.cork()
-        corkedUpstream = upstream
-    }
-
     /// Sends what was corked; while the upstream has not taken the request bytes, the stream's
     /// window stays closed.
     func releaseUpstreamCork() {

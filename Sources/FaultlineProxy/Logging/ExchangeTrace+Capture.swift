@@ -1,0 +1,81 @@
+import FaultlineHTTP
+import FaultlineLog
+
+/// What every protocol adapter notes on an exchange's record as the exchange runs: the
+/// heads, the body byte counts and captures, a response Faultline wrote itself.
+extension ExchangeTrace {
+    /// A record for a request (nil head: it could not be parsed), or nil when neither the
+    /// log nor the HAR capture wants exchanges (then nothing is allocated).
+    static func start(_ head: HTTPHead?, log: TrafficLog, scheme: StaticString, now: UInt64,
+                      clientProtocol: ClientProtocolVersion? = nil) -> ExchangeTrace? {
+        guard log.isEnabled else { return nil }
+        let id = RequestID.accept(head?.headers.first("x-request-id"))
+        let trace = ExchangeTrace(start: now, requestID: id, request: head, scheme: scheme, log: log,
+                                  clientProtocol: clientProtocol)
+        let options = log.policy.options
+        if let head, options.bodies, head.isChunked || (head.contentLength ?? 0) > 0 {
+            let type = head.headers.first("content-type")
+            if MediaType.matches(type, options.bodyTypes) {
+                trace.requestBody = BodyCapture(contentType: type, limit: options.bodyMaxBytes)
+            }
+        }
+        return trace
+    }
+
+    /// Notes the response head the client gets and decides whether its body is captured.
+    func noteResponse(_ head: HTTPHead, now: UInt64) {
+        status = head.status
+        firstByte = now
+        let options = log.policy.options
+        if options.headers { responseHead = head }
+        if options.bodies {
+            let type = head.headers.first("content-type")
+            if MediaType.matches(type, options.bodyTypes) {
+                responseBody = BodyCapture(contentType: type, limit: options.bodyMaxBytes)
+            }
+        }
+    }
+
+    /// Notes a response Faultline writes itself (an error or a status fault).
+    func noteLocalResponse(status: Int, contentType: String?, headers: [(name: String, value: String)],
+                           body: [UInt8], now: UInt64) {
+        self.status = status
+        firstByte = now
+        responseBodyBytes = body.count
+        let options = log.policy.options
+        if options.headers {
+            if let contentType { localHeaders.append(("Content-Type", contentType)) }
+            localHeaders += headers
+        }
+        if options.bodies, MediaType.matches(contentType, options.bodyTypes) {
+            var capture = BodyCapture(contentType: contentType, limit: options.bodyMaxBytes)
+            capture.append(body)
+            responseBody = capture
+        }
+    }
+
+    /// Counts (and captures the start of) response body bytes the client gets.
+    func countResponseBody(_ bytes: UnsafeRawBufferPointer) {
+        responseBodyBytes += bytes.count
+        responseBody?.append(bytes)
+    }
+
+    /// Counts (and captures the start of) request body bytes.
+    func countRequestBody(_ bytes: UnsafeRawBufferPointer) {
+        requestBodyBytes += bytes.count
+        requestBody?.append(bytes)
+    }
+
+    /// A record of its own for an upstream TLS handshake that failed (untrusted chain, wrong
+    /// name, protocol), beside the exchange's `upstream_tls` error.
+    func logUpstreamTLSFailure(upstream: String, reason: String) {
+        guard log.tlsEvents else { return }
+        var record = LogRecord(kind: .tls, requestID: requestID)
+        record.upstream = upstream
+        record.route = route
+        record.scheme = "https"
+        record.setError(type: "upstream_tls", message: reason, policy: log.policy)
+        record.setMessage("upstream TLS handshake failed", policy: log.policy)
+        log.write(event: record)
+    }
+}
