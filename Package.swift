@@ -26,16 +26,18 @@ let package = Package(
                        providers: [.apt(["libnghttp2-dev"])]),
 
         // Imports point downward only (scripts/check-layering.sh enforces it): IO, HTTP and
-        // Log at the bottom; TLS on IO; Config on TLS (it owns the pin values); the demo
+        // Log at the bottom; TLS on IO and HTTP2 on HTTP; Config on TLS (it owns the pin values); the demo
         // origin on IO, HTTP and TLS; Proxy above them; the CLI on top, with no C module.
         .target(name: "FaultlineIO", dependencies: ["CLinux"], swiftSettings: hotPath),
         .target(name: "FaultlineHTTP", dependencies: ["CLLHTTP"], swiftSettings: hotPath),
         .target(name: "FaultlineLog", swiftSettings: hotPath),
         .target(name: "FaultlineTLS", dependencies: ["FaultlineIO", "COpenSSL"], swiftSettings: hotPath),
+        // HTTP/2 framing on nghttp2's session API, in memory only (no sockets), for both roles.
+        .target(name: "FaultlineHTTP2", dependencies: ["FaultlineHTTP", "CNghttp2"], swiftSettings: hotPath),
         .target(name: "FaultlineConfig", dependencies: ["FaultlineTLS"], swiftSettings: hotPath),
         .target(name: "FaultlineDemoOrigin", dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineTLS"], swiftSettings: hotPath),
         .target(name: "FaultlineProxy",
-                dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog"],
+                dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineHTTP2", "FaultlineConfig", "FaultlineTLS", "FaultlineLog"],
                 swiftSettings: hotPath),
         .executableTarget(name: "faultline",
                           dependencies: ["FaultlineProxy", "FaultlineDemoOrigin", "FaultlineConfig", "FaultlineIO", "FaultlineTLS", "FaultlineLog"],
@@ -44,6 +46,7 @@ let package = Package(
         // Helpers every test target shares: temporary directories, processes, sockets, clients.
         .target(name: "FaultlineTestSupport", dependencies: ["COpenSSL"], path: "Tests/FaultlineTestSupport", swiftSettings: strict),
         .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
+        .testTarget(name: "FaultlineHTTP2Tests", dependencies: ["FaultlineHTTP2", "FaultlineHTTP"], swiftSettings: strict),
         .testTarget(name: "FaultlineIOTests", dependencies: ["FaultlineIO", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineConfigTests", dependencies: ["FaultlineConfig", "FaultlineTLS", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineConfig", "FaultlineTestSupport"], swiftSettings: strict),

@@ -6,7 +6,7 @@
 #
 # Layers, lowest first; a module may import only modules of a lower layer:
 #   0  FaultlineIO, FaultlineHTTP, FaultlineLog
-#   1  FaultlineTLS
+#   1  FaultlineTLS, FaultlineHTTP2
 #   2  FaultlineConfig, FaultlineDemoOrigin
 #   3  FaultlineProxy
 #   4  faultline (the CLI)
@@ -15,7 +15,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 declare -A layer=(
   [FaultlineIO]=0 [FaultlineHTTP]=0 [FaultlineLog]=0
-  [FaultlineTLS]=1
+  [FaultlineTLS]=1 [FaultlineHTTP2]=1
   [FaultlineConfig]=2 [FaultlineDemoOrigin]=2
   [FaultlineProxy]=3
   [faultline]=4

@@ -56,7 +56,7 @@ fi
 
 build=.build/fuzz
 c_modules=(CLLHTTP CLinux)
-swift_modules=(FaultlineHTTP FaultlineIO FaultlineConfig FaultlineLog FaultlineTLS FaultlineProxy)
+swift_modules=(FaultlineHTTP FaultlineHTTP2 FaultlineIO FaultlineConfig FaultlineLog FaultlineTLS FaultlineProxy)
 start=$(date +%s)
 # FaultlineProxy depends on every other library module, so this builds all of them.
 swift build -c debug --build-path "$build" --target FaultlineProxy \
@@ -79,8 +79,9 @@ mkdir -p "$build/targets"
 # The C modules' module maps, so the targets can import modules that import them privately.
 module_maps=(-Xcc "-fmodule-map-file=$build/debug/CLLHTTP.build/module.modulemap"
              -Xcc "-fmodule-map-file=$build/debug/CLinux.build/module.modulemap"
-             -Xcc "-fmodule-map-file=Sources/COpenSSL/module.modulemap")
-read -r -a ssl_libs <<<"$(pkg-config --libs openssl)"
+             -Xcc "-fmodule-map-file=Sources/COpenSSL/module.modulemap"
+             -Xcc "-fmodule-map-file=Sources/CNghttp2/module.modulemap")
+read -r -a ssl_libs <<<"$(pkg-config --libs openssl libnghttp2)"
 for target in "${targets[@]}"; do
   swiftc -module-name "FuzzTarget" -parse-as-library -swift-version 6 -warnings-as-errors \
     -sanitize=fuzzer,address -g -Onone -use-ld=lld \

@@ -1,0 +1,66 @@
+private import CNghttp2
+
+/// The C callbacks nghttp2 calls during `mem_recv` and `mem_send`; each finds its
+/// `HTTP2Session` through the user-data pointer and hands over to a Swift method.
+enum HTTP2Callbacks {
+    /// The session a callback's user data points at (set in `HTTP2Session.open`).
+    static func session(_ userData: UnsafeMutableRawPointer?) -> HTTP2Session? {
+        userData.map { Unmanaged<HTTP2Session>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Installs every callback on `callbacks` (an `nghttp2_session_callbacks *`).
+    static func install(on callbacks: OpaquePointer?) {
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
+            guard let frame, let owner = HTTP2Callbacks.session(userData) else { return 0 }
+            owner.beginHeaders(streamID: frame.pointee.hd.stream_id)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in
+            guard let frame, let owner = HTTP2Callbacks.session(userData) else { return 0 }
+            owner.header(streamID: frame.pointee.hd.stream_id,
+                         name: UnsafeRawBufferPointer(start: name, count: nameLength),
+                         value: UnsafeRawBufferPointer(start: value, count: valueLength))
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, userData in
+            guard let frame, let owner = HTTP2Callbacks.session(userData) else { return 0 }
+            HTTP2Callbacks.dispatch(frame.pointee, to: owner)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, userData in
+            guard let owner = HTTP2Callbacks.session(userData) else { return 0 }
+            owner.dataReceived(streamID: streamID, UnsafeRawBufferPointer(start: data, count: length))
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, errorCode, userData in
+            guard let owner = HTTP2Callbacks.session(userData) else { return 0 }
+            owner.streamClosed(streamID: streamID, errorCode: HTTP2ErrorCode(rawValue: errorCode))
+            return 0
+        }
+    }
+
+    /// Hands a whole received frame to the session as Swift values.
+    private static func dispatch(_ frame: nghttp2_frame, to owner: HTTP2Session) {
+        let streamID = frame.hd.stream_id
+        let endsStream = frame.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+        switch UInt32(frame.hd.type) {
+        case NGHTTP2_HEADERS.rawValue:
+            let category = frame.headers.cat
+            guard category != NGHTTP2_HCAT_PUSH_RESPONSE else { return }
+            owner.headersReceived(streamID: streamID, isRequest: category == NGHTTP2_HCAT_REQUEST, endsStream: endsStream)
+        case NGHTTP2_DATA.rawValue:
+            if endsStream { owner.events.append(.endStream(streamID: streamID)) }
+        case NGHTTP2_RST_STREAM.rawValue:
+            owner.events.append(.resetReceived(streamID: streamID, HTTP2ErrorCode(rawValue: frame.rst_stream.error_code)))
+        case NGHTTP2_GOAWAY.rawValue:
+            let goaway = frame.goaway
+            let debug = goaway.opaque_data.map { Array(UnsafeBufferPointer(start: $0, count: goaway.opaque_data_len)) } ?? []
+            owner.events.append(.goAwayReceived(lastStreamID: goaway.last_stream_id,
+                                                errorCode: HTTP2ErrorCode(rawValue: goaway.error_code), debugData: debug))
+        case NGHTTP2_SETTINGS.rawValue where frame.hd.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0:
+            owner.events.append(.settings(maxConcurrentStreams: owner.peerMaxConcurrentStreams))
+        default:
+            break
+        }
+    }
+}

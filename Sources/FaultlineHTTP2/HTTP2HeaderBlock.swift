@@ -1,0 +1,65 @@
+public import FaultlineHTTP
+
+/// One decoded header block (HEADERS plus its CONTINUATION frames), already checked by nghttp2's
+/// HTTP messaging rules: pseudo-header fields are split out, regular fields kept in order.
+public struct HTTP2HeaderBlock: Sendable {
+    /// What the block is on its stream.
+    public enum Kind: Sendable, Equatable {
+        /// A request's head (server role).
+        case request
+        /// A 1xx response before the final one (client role).
+        case informational
+        /// The final response head (client role).
+        case response
+        /// Trailer fields after the body (both roles).
+        case trailers
+    }
+
+    /// What the block is on its stream.
+    public var kind: Kind
+    /// `:method`.
+    public var method: [UInt8]?
+    /// `:scheme`.
+    public var scheme: [UInt8]?
+    /// `:authority`.
+    public var authority: [UInt8]?
+    /// `:path`.
+    public var path: [UInt8]?
+    /// `:protocol` (extended CONNECT, RFC 8441).
+    public var extendedProtocol: [UInt8]?
+    /// `:status` as a number (responses).
+    public var status: Int?
+    /// The regular fields in arrival order (lowercase names, as HTTP/2 requires).
+    public var fields: HTTPHeaders
+    /// Whether END_STREAM came with this block: no body follows.
+    public var endsStream: Bool
+
+    /// An empty block; the session fills it while the fields arrive.
+    public init(kind: Kind = .request) {
+        self.kind = kind
+        fields = HTTPHeaders()
+        endsStream = false
+    }
+
+    /// Records one field as nghttp2 hands it over; pseudo-header fields by name, the rest in order.
+    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        guard name.first == UInt8(ascii: ":") else {
+            fields.add(name: name, value: value)
+            return
+        }
+        if ASCII.equalsIgnoringCase(name, ":method") {
+            method = Array(value)
+        } else if ASCII.equalsIgnoringCase(name, ":scheme") {
+            scheme = Array(value)
+        } else if ASCII.equalsIgnoringCase(name, ":authority") {
+            authority = Array(value)
+        } else if ASCII.equalsIgnoringCase(name, ":path") {
+            path = Array(value)
+        } else if ASCII.equalsIgnoringCase(name, ":protocol") {
+            extendedProtocol = Array(value)
+        } else if ASCII.equalsIgnoringCase(name, ":status") {
+            // nghttp2 has checked that :status is three digits.
+            status = value.reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+private import CNghttp2
+
+extension HTTP2Session {
+    /// A HEADERS frame starts: a new block on its stream (a new stream on a server).
+    func beginHeaders(streamID: Int32) {
+        let state = streams[streamID] ?? HTTP2StreamState()
+        streams[streamID] = state
+        state.block = HTTP2HeaderBlock()
+        state.blockSize = 0
+        state.blockTooLarge = false
+    }
+
+    /// One field of the block; nghttp2 has already refused malformed ones (RFC 9113 §8.2).
+    func header(streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        guard let state = streams[streamID], !state.blockTooLarge else { return }
+        // RFC 9113 §6.5.2: the uncompressed size plus 32 bytes of overhead per field. nghttp2
+        // only announces the limit; enforcing it here bounds what one stream makes us hold.
+        state.blockSize += name.count + value.count + 32
+        if state.blockSize > Int(settings.maxHeaderListSize) {
+            state.blockTooLarge = true
+            state.block = HTTP2HeaderBlock()
+            return
+        }
+        state.block.add(name: name, value: value)
+    }
+
+    /// A header block is complete: classify it and hand it out (or refuse it).
+    func headersReceived(streamID: Int32, isRequest: Bool, endsStream: Bool) {
+        guard let state = streams[streamID] else { return }
+        if state.blockTooLarge {
+            events.append(.refused(streamID: streamID, .headerListTooLarge))
+            state.blockTooLarge = false
+            return
+        }
+        var block = state.block
+        state.block = HTTP2HeaderBlock()
+        if isRequest {
+            block.kind = .request
+        } else if let status = block.status {
+            // A later block with :status is the final response after 1xx ones; without, trailers.
+            block.kind = (100..<200).contains(status) ? .informational : .response
+        } else {
+            block.kind = .trailers
+        }
+        block.endsStream = endsStream
+        if block.kind == .request || block.kind == .response { state.sawHead = true }
+        events.append(.headers(streamID: streamID, block))
+        if endsStream { events.append(.endStream(streamID: streamID)) }
+    }
+
+    /// Body bytes: handed out at once; the connection window reopens now, the stream's only
+    /// when its consumer calls `consume`.
+    func dataReceived(streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
+        connectionBytesToConsume += bytes.count
+        guard streams[streamID] != nil else {
+            // Nobody will consume bytes of a stream we no longer track.
+            if let session { nghttp2_session_consume_stream(session, streamID, bytes.count) }
+            return
+        }
+        events.append(.data(streamID: streamID, Array(bytes)))
+    }
+
+    /// The stream is closed in both directions or reset.
+    func streamClosed(streamID: Int32, errorCode: HTTP2ErrorCode) {
+        guard streams.removeValue(forKey: streamID) != nil else { return }
+        events.append(.streamClosed(streamID: streamID, errorCode: errorCode))
+    }
+}

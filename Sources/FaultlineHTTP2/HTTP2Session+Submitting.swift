@@ -1,0 +1,174 @@
+public import FaultlineHTTP
+private import CNghttp2
+
+extension HTTP2Session {
+    /// Queues a response head on a peer's stream (server role). `fields` starts with `:status`
+    /// and has lowercase names (`HTTPHead.http2ResponseFields()` builds it). Without
+    /// `endStream` the body follows through `sendBody` and `finishBody`.
+    public func submitResponse(streamID: Int32, fields: HTTPHeaders, endStream: Bool) throws(HTTP2Failure) {
+        let state = try stream(streamID)
+        var provider = dataProvider()
+        let status = withNameValues(fields) { list in
+            endStream ? nghttp2_submit_response(session, streamID, list.baseAddress, list.count, nil)
+                : nghttp2_submit_response(session, streamID, list.baseAddress, list.count, &provider)
+        }
+        guard status == 0 else { throw Self.failure(status) }
+        state.outbound = endStream ? .done : .open(deferred: false)
+    }
+
+    /// Queues a 1xx response head (server role); the final response follows.
+    public func submitInformational(streamID: Int32, fields: HTTPHeaders) throws(HTTP2Failure) {
+        _ = try stream(streamID)
+        let status = withNameValues(fields) { list in
+            nghttp2_submit_headers(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, nil, list.baseAddress, list.count, nil)
+        }
+        guard status >= 0 else { throw Self.failure(status) }
+    }
+
+    /// Opens a stream with a request head (client role) and returns its id. `fields` starts with
+    /// the pseudo-header fields (`HTTPHead.http2RequestFields` builds it).
+    public func submitRequest(fields: HTTPHeaders, endStream: Bool) throws(HTTP2Failure) -> Int32 {
+        var provider = dataProvider()
+        let streamID = withNameValues(fields) { list in
+            endStream ? nghttp2_submit_request(session, nil, list.baseAddress, list.count, nil, nil)
+                : nghttp2_submit_request(session, nil, list.baseAddress, list.count, &provider, nil)
+        }
+        guard streamID > 0 else { throw Self.failure(streamID) }
+        let state = HTTP2StreamState()
+        state.outbound = endStream ? .done : .open(deferred: false)
+        streams[streamID] = state
+        return streamID
+    }
+
+    /// Queues body bytes on a stream whose head was submitted without END_STREAM. They leave
+    /// as the peer's flow-control windows allow; `queuedOutboundBytes` tells how many wait.
+    public func sendBody(streamID: Int32, _ bytes: some Collection<UInt8>) {
+        guard let state = streams[streamID], !bytes.isEmpty else { return }
+        switch state.outbound {
+        case .open(let deferred):
+            state.enqueue(bytes)
+            if deferred { resume(streamID, state) }
+        case .idle, .finishing, .done:
+            break
+        }
+    }
+
+    /// Ends a stream's body, with trailer fields (lowercase names) if given and not empty.
+    public func finishBody(streamID: Int32, trailers: HTTPHeaders? = nil) {
+        guard let state = streams[streamID], case .open(let deferred) = state.outbound else { return }
+        state.outbound = .finishing(trailers: trailers.flatMap { $0.count > 0 ? $0 : nil })
+        if deferred { resume(streamID, state) }
+    }
+
+    /// Resets a stream with `errorCode`; its queued body is dropped.
+    public func resetStream(streamID: Int32, errorCode: HTTP2ErrorCode) {
+        guard let session else { return }
+        streams[streamID]?.discardQueue()
+        streams[streamID]?.outbound = .done
+        nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode.rawValue)
+    }
+
+    /// The first step of a graceful shutdown (server role): a GOAWAY with the highest stream id,
+    /// so streams already in flight are still accepted. `goAway` follows after a round trip.
+    public func submitShutdownNotice() {
+        guard let session, role == .server else { return }
+        nghttp2_submit_shutdown_notice(session)
+    }
+
+    /// Queues GOAWAY: streams above `lastStreamID` (default: the last processed one) are refused,
+    /// streams at or below it go on. With NO_ERROR this is the final step of a graceful shutdown;
+    /// with another code the owner closes the connection once `send(into:)` has written it.
+    public func goAway(errorCode: HTTP2ErrorCode, lastStreamID: Int32? = nil, debugData: [UInt8] = []) {
+        guard let session else { return }
+        let last = max(0, lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session))
+        debugData.withUnsafeBufferPointer { debug in
+            _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, errorCode.rawValue,
+                                      debug.baseAddress, debug.count)
+        }
+    }
+
+    /// Queues GOAWAY with `errorCode` and stops the session: nothing is read or sent after it.
+    public func terminate(errorCode: HTTP2ErrorCode) {
+        guard let session else { return }
+        nghttp2_session_terminate_session(session, errorCode.rawValue)
+    }
+
+    /// Queues a PING (nghttp2 answers the peer's PINGs itself).
+    public func ping() {
+        guard let session else { return }
+        nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
+    }
+
+    /// The data provider of every stream with a body: it reads the stream's outbound queue.
+    private func dataProvider() -> nghttp2_data_provider {
+        var provider = nghttp2_data_provider()
+        provider.read_callback = { _, streamID, buffer, length, flags, _, userData in
+            guard let owner = HTTP2Callbacks.session(userData), let buffer, let flags else {
+                return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
+            }
+            return owner.readBody(streamID: streamID, into: buffer, length: length, flags: flags)
+        }
+        return provider
+    }
+
+    /// The data provider's read: queued bytes, then END_STREAM or trailers once the body is done.
+    func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int,
+                  flags: UnsafeMutablePointer<UInt32>) -> Int {
+        guard let state = streams[streamID] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
+        let hadBytes = state.queuedCount > 0
+        let count = state.dequeue(into: buffer, length: length)
+        guard state.queuedCount == 0 else { return count }
+        switch state.outbound {
+        case .finishing(let trailers):
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            if let trailers {
+                let status = withNameValues(trailers) { list in
+                    nghttp2_submit_trailer(session, streamID, list.baseAddress, list.count)
+                }
+                // Without trailers queued, END_STREAM must ride on this DATA frame instead.
+                if status == 0 { flags.pointee |= NGHTTP2_DATA_FLAG_NO_END_STREAM.rawValue }
+            }
+            state.outbound = .done
+        case .open:
+            if hadBytes { events.append(.outboundDrained(streamID: streamID)) }
+            if count == 0 {
+                state.outbound = .open(deferred: true)
+                return Int(NGHTTP2_ERR_DEFERRED.rawValue)
+            }
+        case .idle, .done:
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+        }
+        return count
+    }
+
+    /// The state of an open stream, or a failure naming the stream as closed.
+    private func stream(_ streamID: Int32) throws(HTTP2Failure) -> HTTP2StreamState {
+        guard session != nil, let state = streams[streamID] else {
+            throw Self.failure(NGHTTP2_ERR_STREAM_CLOSED.rawValue)
+        }
+        return state
+    }
+
+    /// Lets a deferred data provider run again.
+    private func resume(_ streamID: Int32, _ state: HTTP2StreamState) {
+        guard let session else { return }
+        switch state.outbound {
+        case .open: state.outbound = .open(deferred: false)
+        case .idle, .finishing, .done: break
+        }
+        nghttp2_session_resume_data(session, streamID)
+    }
+
+    /// Calls `body` with `fields` as nghttp2 name/value pairs pointing into their storage.
+    private func withNameValues<R>(_ fields: HTTPHeaders, _ body: (UnsafeBufferPointer<nghttp2_nv>) -> R) -> R {
+        fields.bytes.withUnsafeBytes { raw in
+            let base = UnsafeMutablePointer(mutating: raw.baseAddress?.assumingMemoryBound(to: UInt8.self))
+            let list = fields.fields.map { field in
+                nghttp2_nv(name: base.map { $0 + Int(field.start) }, value: base.map { $0 + Int(field.valueStart) },
+                           namelen: Int(field.nameEnd - field.start), valuelen: Int(field.valueEnd - field.valueStart),
+                           flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            }
+            return list.withUnsafeBufferPointer(body)
+        }
+    }
+}

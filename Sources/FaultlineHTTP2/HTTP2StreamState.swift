@@ -1,0 +1,71 @@
+import FaultlineHTTP
+
+/// What the session keeps per open stream: the header block being decoded and the body bytes
+/// waiting for nghttp2's data provider.
+final class HTTP2StreamState {
+    /// Where the outbound side of the stream is.
+    enum Outbound {
+        /// No data provider yet (no response or request submitted, or one without a body).
+        case idle
+        /// A data provider is attached; `deferred` says nghttp2 waits for `resume`.
+        case open(deferred: Bool)
+        /// The body is complete; trailers, if any, follow the last byte.
+        case finishing(trailers: HTTPHeaders?)
+        /// END_STREAM (or trailers) have been handed to nghttp2.
+        case done
+    }
+
+    /// The block being decoded, between the first header callback and the frame's end.
+    var block = HTTP2HeaderBlock()
+    /// RFC 9113 §6.5.2 size of the block so far.
+    var blockSize = 0
+    /// Whether the block outgrew the limit; its fields are dropped as they arrive.
+    var blockTooLarge = false
+    /// Whether a final response (client) or request (server) head has been decoded.
+    var sawHead = false
+
+    /// Body bytes not yet framed; `queueStart` is the first one still owed.
+    private(set) var queue: [UInt8] = []
+    private var queueStart = 0
+    /// Where the outbound side is.
+    var outbound = Outbound.idle
+
+    /// Bytes queued and not yet framed.
+    var queuedCount: Int { queue.count - queueStart }
+
+    /// Queues body bytes.
+    func enqueue(_ bytes: some Collection<UInt8>) {
+        if queueStart == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueStart = 0
+        }
+        queue.append(contentsOf: bytes)
+    }
+
+    /// Copies up to `length` queued bytes to `buffer` and forgets them; returns how many.
+    func dequeue(into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> Int {
+        let count = min(length, queuedCount)
+        guard count > 0 else { return 0 }
+        queue.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress {
+                buffer.update(from: base + queueStart, count: count)
+            }
+        }
+        queueStart += count
+        // Compact once the consumed prefix dominates, so the array does not grow without bound.
+        if queueStart == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueStart = 0
+        } else if queueStart > 65536 && queueStart * 2 > queue.count {
+            queue.removeFirst(queueStart)
+            queueStart = 0
+        }
+        return count
+    }
+
+    /// Drops every queued byte (the stream was reset).
+    func discardQueue() {
+        queue = []
+        queueStart = 0
+    }
+}
