@@ -13,6 +13,9 @@ after ÷ before; a "Before and after" section follows the targets.
 """
 import sys
 
+sys.dont_write_bytecode = True  # report_h2 sits in bench/: no __pycache__ there
+import report_h2  # noqa: E402
+
 PROXIES = ["faultline-before", "faultline", "nginx", "haproxy"]
 LABEL = {"faultline": "Faultline", "faultline-before": "Faultline before",
          "nginx": "nginx", "haproxy": "HAProxy"}
@@ -80,7 +83,7 @@ def metric(cell, name):
     """Returns (median over rounds, None) for one metric, or (None, reason)."""
     if not cell or not cell["runs"]:
         if cell and cell["flags"]:
-            return None, "/".join(sorted(cell["flags"]))
+            return None, "/".join(report_h2.FLAG_TEXT.get(f, f) for f in sorted(cell["flags"]))
         return None, "—"
     return median([one(r, name) for r in cell["runs"]]), None
 
@@ -148,12 +151,14 @@ def main():
         ("(6) TLS listener, keep-alive GET /64, 50 conns — req/s", "tls_listener", "rps", True, "best"),
         ("(7) TLS listener, new connection (full handshake) per request, 50 conns — req/s",
          "tls_close", "rps", True, "best"),
+        *report_h2.THROUGHPUT_ROWS,
         ("(1) CPU per request, keep-alive (µs)", "keepalive", "cpu", False, "best"),
         ("(3) CPU per 1 MiB response (µs)", "large", "cpu", False, "best"),
         ("(4) CPU per request, new connections (µs)", "close", "cpu", False, "best"),
         ("(5) CPU per request, upstream TLS with pins (µs)", "tls_upstream", "cpu", False, "best"),
         ("(6) CPU per request, TLS listener (µs)", "tls_listener", "cpu", False, "best"),
         ("(7) CPU per request, TLS handshake per request (µs)", "tls_close", "cpu", False, "best"),
+        *report_h2.CPU_ROWS,
         ("peak RSS, all processes (MiB)", "rss", "rss", False, "haproxy"),
     ]
 
@@ -274,6 +279,8 @@ def main():
         targets.append(f"- {label}: {verdict(fl <= 1.5 * hp)} "
                        f"({fl / hp:.2f}×: {fl / 1024:.1f} MiB vs {hp / 1024:.1f} MiB)")
 
+    targets += report_h2.targets(values, data, is_selected, LABEL, fmt, verdict)
+
     comparison = []
     if paired:
         comparison = before_after(data, values, is_selected, meta)
@@ -285,7 +292,9 @@ def main():
                f"{meta.get('seconds', '?')} s per measurement after {meta.get('warmup', '?')} s warm-up"
                + (f", median of {meta['rounds']} rounds" if meta.get("rounds", "1") != "1" else "")
                + " · "
-               f"wrk {meta.get('wrk', '?')} · nginx {meta.get('nginx', '?')}"
+               f"wrk {meta.get('wrk', '?')}"
+               + (f" · h2load {meta['h2load']}" if "h2load" in meta else "")
+               + f" · nginx {meta.get('nginx', '?')}"
                + (f" · HAProxy {meta['haproxy']}" if "haproxy" in meta else "")
                + (f" · Faultline {meta['faultline']}" if "faultline" in meta else "")
                + (f" · Faultline before {meta['faultline_before']}"
@@ -300,6 +309,9 @@ def main():
                    "(Faultline also enforces two SPKI pins, leaf and CA), upstream TLS "
                    "connections kept alive; wrk does not verify the listener's certificate "
                    "and does not resume sessions.")
+    if "h2load" in meta:
+        out.append("")
+        out.append(report_h2.NOTE)
     out.append("")
     out.extend(lines)
     out.append("")

@@ -16,7 +16,8 @@
 #   BENCH_ONLY           comma-separated subset of faultline,nginx,haproxy (default all), plus
 #                        faultline-before when FAULTLINE_BEFORE_BIN is set
 #   BENCH_SCENARIOS      comma-separated subset of keepalive,latency,large,close,
-#                        tls_upstream,tls_listener,tls_close (default all)
+#                        tls_upstream,tls_listener,tls_close,h2,h2_large (default all); h2 and
+#                        h2_large use h2load on a third, TLS + ALPN h2, listener (bench/h2.sh)
 #   BENCH_TLS_KEY        key type of the bench certificates: ec (P-256, default) or rsa (2048)
 #   BENCH_READY_TIMEOUT  seconds to wait for each server to answer (default 30)
 #   BENCH_KEEP=1         keep the temporary directory (configs, logs, raw wrk output)
@@ -36,6 +37,8 @@ set -euo pipefail
 BENCH_NAME=bench
 # shellcheck source=bench/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=bench/h2.sh
+source "$BENCH_DIR/h2.sh"
 
 # ---------------------------------------------------------------------------- settings
 read_common_settings
@@ -65,7 +68,7 @@ done
 [[ ${#PROXIES[@]} -gt 0 ]] || die "BENCH_ONLY selects no proxy"
 enabled() { case " ${PROXIES[*]} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
-ALL_SCENARIOS=(keepalive latency large close tls_upstream tls_listener tls_close)
+ALL_SCENARIOS=(keepalive latency large close tls_upstream tls_listener tls_close h2 h2_large)
 SCENARIOS=()
 if [[ -n ${BENCH_SCENARIOS:-} ]]; then
   IFS=',' read -r -a wanted <<< "$BENCH_SCENARIOS"
@@ -86,7 +89,10 @@ done
 [[ ${#SCENARIOS[@]} -gt 0 ]] || die "BENCH_SCENARIOS selects no scenario"
 # TLS is set up (certificates, TLS ports, /tls/ routes) only when a TLS scenario runs.
 TLS=
-case " ${SCENARIOS[*]} " in *" tls_"*) TLS=1 ;; esac
+case " ${SCENARIOS[*]} " in *" tls_"*|*" h2"*) TLS=1 ;; esac
+# The h2 listeners (a third port per proxy, TLS with ALPN h2) only when an h2 scenario runs.
+H2=
+case " ${SCENARIOS[*]} " in *" h2"*) H2=1 ;; esac
 TLS_KEY=${BENCH_TLS_KEY:-ec}
 [[ $TLS_KEY == ec || $TLS_KEY == rsa ]] || die "BENCH_TLS_KEY must be ec or rsa, got '$TLS_KEY'"
 
@@ -96,6 +102,7 @@ need curl
 need python3
 need timeout
 [[ -z $TLS ]] || need openssl
+[[ -z $H2 ]] || need h2load
 find_nginx
 if enabled haproxy; then
   HAPROXY=$(command -v haproxy || true)
@@ -159,20 +166,24 @@ verify_tls() {
     || die "$name: GET $base/64 returned a body different from the origin's 64 bytes ($(wc -c <"$WORK/$name.tls64") bytes)"
 }
 
-# render TEMPLATE OUT PORT [TLS-PORT]: lines marked @TLS@ are kept only when TLS is on.
+# render TEMPLATE OUT PORT [TLS-PORT [H2-PORT]]: lines marked @TLS@ are kept only when TLS
+# is on, lines marked @H2@ only when an h2 scenario runs.
 render() {
-  local tls_sed='/@TLS@/d'
+  local tls_sed='/@TLS@/d' h2_sed='/@H2@/d'
   [[ -z $TLS ]] || tls_sed='s|@TLS@||'
-  sed -e "$tls_sed" -e "s|@DIR@|$WORK|g" -e "s|@PORT@|$3|g" -e "s|@TLS_PORT@|${4:-0}|g" \
+  [[ -z $H2 ]] || h2_sed='s|@H2@||'
+  sed -e "$tls_sed" -e "$h2_sed" -e "s|@DIR@|$WORK|g" -e "s|@PORT@|$3|g" -e "s|@TLS_PORT@|${4:-0}|g" \
+    -e "s|@H2_PORT@|${5:-0}|g" \
     -e "s|@ORIGIN_PORT@|$ORIGIN_PORT|g" -e "s|@ORIGIN_TLS_PORT@|$ORIGIN_TLS_PORT|g" "$1" >"$2"
 }
 
 # --------------------------------------------------------------------------- ports
 read -r ORIGIN_PORT FL_PORT NGINX_PORT HAPROXY_PORT FLB_PORT \
-        ORIGIN_TLS_PORT FL_TLS_PORT NGINX_TLS_PORT HAPROXY_TLS_PORT FLB_TLS_PORT < <(python3 - <<'EOF'
+        ORIGIN_TLS_PORT FL_TLS_PORT NGINX_TLS_PORT HAPROXY_TLS_PORT FLB_TLS_PORT \
+        FL_H2_PORT NGINX_H2_PORT HAPROXY_H2_PORT FLB_H2_PORT < <(python3 - <<'EOF'
 import socket
 socks = []
-for _ in range(10):
+for _ in range(14):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.bind(("127.0.0.1", 0))
     socks.append(s)
@@ -185,6 +196,8 @@ declare -A PORT=([faultline]=$FL_PORT [faultline-before]=$FLB_PORT [nginx]=$NGIN
                  [haproxy]=$HAPROXY_PORT)
 declare -A TLS_PORT=([faultline]=$FL_TLS_PORT [faultline-before]=$FLB_TLS_PORT
                      [nginx]=$NGINX_TLS_PORT [haproxy]=$HAPROXY_TLS_PORT)
+declare -A H2_PORT=([faultline]=$FL_H2_PORT [faultline-before]=$FLB_H2_PORT
+                    [nginx]=$NGINX_H2_PORT [haproxy]=$HAPROXY_H2_PORT)
 declare -A PID=()
 
 # ----------------------------------------------------------------------- certificates
@@ -257,12 +270,15 @@ fi
 # faultline_config OUT PORT TLS-PORT QUIET : Faultline's config. Both Faultline binaries get
 # the same one but for the ports (and the quiet members each binary accepts).
 faultline_config() {
-  local out=$1 port=$2 tls_port=$3 quiet=$4
+  local out=$1 port=$2 tls_port=$3 quiet=$4 h2_port=$5 h2_listener=
+  # The h2 listener is a TLS listener like the other: Faultline offers h2 by ALPN by default.
+  [[ -z $H2 ]] || h2_listener=",
+               {\"address\": \"127.0.0.1:$h2_port\", \"tls\": {\"certificate\": \"$WORK/tls/proxy.pem\", \"key\": \"$WORK/tls/proxy-key.pem\"}}"
   if [[ -n $TLS ]]; then
     cat >"$out" <<EOF
 {"workers": 2,
  "listeners": [{"address": "127.0.0.1:$port"},
-               {"address": "127.0.0.1:$tls_port", "tls": {"certificate": "$WORK/tls/proxy.pem", "key": "$WORK/tls/proxy-key.pem"}}],
+               {"address": "127.0.0.1:$tls_port", "tls": {"certificate": "$WORK/tls/proxy.pem", "key": "$WORK/tls/proxy-key.pem"}}$h2_listener],
  "upstreams": {"origin": {"url": "http://127.0.0.1:$ORIGIN_PORT"},
                "tlsorigin": {"url": "https://localhost:$ORIGIN_TLS_PORT",
                              "trust": {"ca_file": "$WORK/tls/ca.pem", "system": false},
@@ -278,27 +294,27 @@ EOF
   fi
 }
 if enabled faultline; then
-  faultline_config "$WORK/faultline.json" "$FL_PORT" "$FL_TLS_PORT" "$FL_QUIET"
-  log "faultline: $FL_BIN on 127.0.0.1:$FL_PORT${TLS:+, TLS on 127.0.0.1:$FL_TLS_PORT}"
+  faultline_config "$WORK/faultline.json" "$FL_PORT" "$FL_TLS_PORT" "$FL_QUIET" "$FL_H2_PORT"
+  log "faultline: $FL_BIN on 127.0.0.1:$FL_PORT${TLS:+, TLS on 127.0.0.1:$FL_TLS_PORT}${H2:+, h2 on 127.0.0.1:$FL_H2_PORT}"
   start faultline "$FL_BIN" run --config "$WORK/faultline.json"
   PID[faultline]=$LAST_PID
 fi
 if enabled faultline-before; then
-  faultline_config "$WORK/faultline-before.json" "$FLB_PORT" "$FLB_TLS_PORT" "$FLB_QUIET"
-  log "faultline-before: $FLB_BIN on 127.0.0.1:$FLB_PORT${TLS:+, TLS on 127.0.0.1:$FLB_TLS_PORT}"
+  faultline_config "$WORK/faultline-before.json" "$FLB_PORT" "$FLB_TLS_PORT" "$FLB_QUIET" "$FLB_H2_PORT"
+  log "faultline-before: $FLB_BIN on 127.0.0.1:$FLB_PORT${TLS:+, TLS on 127.0.0.1:$FLB_TLS_PORT}${H2:+, h2 on 127.0.0.1:$FLB_H2_PORT}"
   start faultline-before "$FLB_BIN" run --config "$WORK/faultline-before.json"
   PID[faultline-before]=$LAST_PID
 fi
 if enabled nginx; then
-  render "$BENCH_DIR/conf/proxy-nginx.conf.in" "$WORK/nginx.conf" "$NGINX_PORT" "$NGINX_TLS_PORT"
-  log "nginx: on 127.0.0.1:$NGINX_PORT${TLS:+, TLS on 127.0.0.1:$NGINX_TLS_PORT}"
+  render "$BENCH_DIR/conf/proxy-nginx.conf.in" "$WORK/nginx.conf" "$NGINX_PORT" "$NGINX_TLS_PORT" "$NGINX_H2_PORT"
+  log "nginx: on 127.0.0.1:$NGINX_PORT${TLS:+, TLS on 127.0.0.1:$NGINX_TLS_PORT}${H2:+, h2 on 127.0.0.1:$NGINX_H2_PORT}"
   start nginx "$NGINX" -p "$WORK/" -e "$WORK/nginx-error.log" -c "$WORK/nginx.conf"
   PID[nginx]=$LAST_PID
 fi
 if enabled haproxy; then
-  render "$BENCH_DIR/conf/haproxy.cfg.in" "$WORK/haproxy.cfg" "$HAPROXY_PORT" "$HAPROXY_TLS_PORT"
+  render "$BENCH_DIR/conf/haproxy.cfg.in" "$WORK/haproxy.cfg" "$HAPROXY_PORT" "$HAPROXY_TLS_PORT" "$HAPROXY_H2_PORT"
   "$HAPROXY" -c -q -f "$WORK/haproxy.cfg" >&2 || die "haproxy rejected its generated config"
-  log "haproxy: on 127.0.0.1:$HAPROXY_PORT${TLS:+, TLS on 127.0.0.1:$HAPROXY_TLS_PORT}"
+  log "haproxy: on 127.0.0.1:$HAPROXY_PORT${TLS:+, TLS on 127.0.0.1:$HAPROXY_TLS_PORT}${H2:+, h2 on 127.0.0.1:$HAPROXY_H2_PORT}"
   start haproxy "$HAPROXY" -db -f "$WORK/haproxy.cfg"
   PID[haproxy]=$LAST_PID
 fi
@@ -312,7 +328,8 @@ for p in "${PROXIES[@]}"; do
     verify_tls "$p" "https://127.0.0.1:${TLS_PORT[$p]}"
     verify_tls "$p" "https://127.0.0.1:${TLS_PORT[$p]}" -H 'Connection: close'
   fi
-  log "$p: ready, bodies verified${TLS:+ (plain, /tls/ over the HTTPS upstream, TLS listener)}"
+  [[ -z $H2 ]] || verify_h2 "$p" "https://127.0.0.1:${H2_PORT[$p]}"
+  log "$p: ready, bodies verified${TLS:+ (plain, /tls/ over the HTTPS upstream, TLS listener${H2:+, h2 listener})}"
 done
 
 # ------------------------------------------------------------------------ measuring
@@ -387,6 +404,8 @@ for ((round = 0; round < ROUNDS; round++)); do
         tls_upstream) measure "$p" "$s" -t2 -c50 "$url/tls/64" ;;
         tls_listener) measure "$p" "$s" -t2 -c50 "https://127.0.0.1:${TLS_PORT[$p]}/64" ;;
         tls_close)    measure "$p" "$s" -t2 -c50 -H 'Connection: close' "https://127.0.0.1:${TLS_PORT[$p]}/64" ;;
+        h2)           measure_h2 "$p" "$s" -t2 -c10 -m10 "https://127.0.0.1:${H2_PORT[$p]}/64" ;;
+        h2_large)     measure_h2 "$p" "$s" -t2 -c4 -m2 "https://127.0.0.1:${H2_PORT[$p]}/1m" ;;
       esac
     done
   done
@@ -416,6 +435,7 @@ META=$WORK/meta.txt
   echo "nginx=$("$NGINX" -v 2>&1 | sed 's/.*nginx\///')"
   enabled haproxy && echo "haproxy=$("$HAPROXY" -v 2>/dev/null | head -n1 | awk '{print $3}')"
   echo "wrk=$(wrk -v 2>&1 | head -n1 | awk '{print $2}')"
+  [[ -z $H2 ]] || echo "h2load=$(h2load --version 2>&1 | head -n1 | awk '{print $2}')"
   enabled faultline && echo "faultline=$FL_BIN"
   enabled faultline && echo "faultline_quiet=${FL_QUIET:-none}"
   enabled faultline-before && echo "faultline_before=$FLB_BIN"

@@ -4,7 +4,12 @@
 # Idempotent: running it again when everything is present changes nothing.
 #
 #   scripts/setup.sh            build + test + run dependencies
-#   scripts/setup.sh --bench    also nginx-light, haproxy and wrk for bench/run.sh
+#   scripts/setup.sh --bench    also nginx-light, haproxy and wrk for bench/run.sh (Debian 12's
+#                               nginx-light pulls in nginx, built with the HTTP/2 module the
+#                               h2 scenarios need; h2load comes with nghttp2-client)
+#
+# python3-h2 (the `h2` package for /usr/bin/python3) drives the HTTP/2 conformance tools
+# Tests/Scripts/h2probe.py and Tests/Scripts/h2origin.py.
 set -euo pipefail
 
 bench=0
@@ -19,7 +24,7 @@ for arg in "$@"; do
 done
 
 packages=(libssl-dev libnghttp2-dev node-llhttp pkg-config curl python3
-          nghttp2-client openssl ca-certificates)
+          python3-h2 nghttp2-client openssl ca-certificates)
 if [[ $bench -eq 1 ]]; then
   packages+=(nginx-light haproxy wrk)
 fi
@@ -50,6 +55,12 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
   "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# The h2 bench scenarios need nginx's HTTP/2 module (Debian 12's nginx has it).
+if [[ $bench -eq 1 ]] && ! /usr/sbin/nginx -V 2>&1 | grep -q -- '--with-http_v2_module'; then
+  echo "setup.sh: this nginx lacks the HTTP/2 module; bench/run.sh's h2 scenarios need it" \
+       "(install Debian's nginx package, or run them with BENCH_SCENARIOS without h2)" >&2
 fi
 
 # Swift toolchain: on PATH, or the conventional /opt/swift location.

@@ -27,4 +27,7 @@ public enum TestPaths {
     public static let curl = "/usr/bin/curl"
     /// python3, which runs the scripted origins.
     public static let python3 = "/usr/bin/python3"
+    /// The Python tools the tests run from the source tree (`Tests/Scripts`): the HTTP/2
+    /// probe and origin.
+    public static let scripts: URL = packageRoot.appendingPathComponent("Tests/Scripts")
 }
