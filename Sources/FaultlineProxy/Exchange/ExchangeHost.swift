@@ -19,7 +19,7 @@ import FaultlineIO
 /// DATA frames are `requestBodyReceived`, END_STREAM is `requestEnded`; the client writes
 /// become HEADERS and DATA frames on the stream, `closeClient` an RST_STREAM, and its
 /// deadline and read pausing map to the stream's timers and flow-control window.
-protocol ExchangeHost: ExchangeClient, UpstreamConnectionOwner {
+protocol ExchangeHost: ExchangeClient, UpstreamConnectionOwner, UpstreamStreamOwner {
     /// The loop the host lives on, its pool and shared state.
     var context: LoopContext { get }
     /// The exchange in progress.

@@ -14,10 +14,16 @@ final class LoopContext: @unchecked Sendable {
     /// The config new exchanges on this loop use. A new one retires the pool entries the
     /// old one made and the new one does not use.
     var snapshot: ConfigSnapshot {
-        didSet { pool.retainOnly(Self.poolKeys(of: snapshot)) }
+        didSet {
+            let keys = Self.poolKeys(of: snapshot)
+            pool.retainOnly(keys)
+            http2Upstreams.retainOnly(keys)
+        }
     }
     /// Idle upstream connections.
     let pool = UpstreamPool()
+    /// HTTP/2 upstream connections (`protocol: h2` or `h2c`), shared by this loop's exchanges.
+    let http2Upstreams = HTTP2UpstreamRegistry()
     /// Whether the process is draining: no keep-alive, no new connections.
     private(set) var draining = false
 
@@ -82,6 +88,7 @@ final class LoopContext: @unchecked Sendable {
         for listener in listeners { listener.close() }
         listeners.removeAll()
         pool.closeAll()
+        http2Upstreams.retireAll()
         for connection in Array(clients.values) { connection.drain() }
     }
 
@@ -100,6 +107,7 @@ final class LoopContext: @unchecked Sendable {
             connection.checkDeadline(now: now)
         }
         pool.closeExpired(now: now)
+        http2Upstreams.closeIdle(now: now)
         scheduleSweep()
     }
 }
