@@ -192,6 +192,8 @@ final class HTTP2UpstreamConnection: StreamSocketDelegate {
     // MARK: StreamSocketDelegate
 
     func socketDidConnect(_ socket: StreamSocket) {
+        // Retired while connecting: it closed already, or closes now that it could talk.
+        guard case .connecting = lifecycle else { return }
         switch UpstreamConnection.checkPins(security: key.security, socket: socket, address: key.address, state: state) {
         case .refused(let refusal):
             // Nothing was written: the pin check runs before the preface.
