@@ -36,7 +36,8 @@ extension ExchangeHost {
             if chosen.isNew { trace.connectStart = context.loop.now }
             if !chosen.connection.isConnecting { trace.pinResult = chosen.connection.lifecycle.pin }
         }
-        let stream = HTTP2UpstreamStream(connection: chosen.connection, owner: self, fields: fields)
+        let stream = HTTP2UpstreamStream(connection: chosen.connection, owner: self, fields: fields,
+                                         connectionWasOpen: !chosen.isNew)
         chosen.connection.attach(stream)
         exchange.upstream = .http2(stream)
         if let replay = exchange.replayBody, !replay.isEmpty {
@@ -100,7 +101,7 @@ extension ExchangeHost {
         if case .handshake = failure, let route = exchange.route {
             logUpstreamTLSFailure(upstream: route.upstream.name, reason: failure.message)
         }
-        let facts = UpstreamAttemptFacts(reused: true, sawResponseBytes: stream.sawResponseHead,
+        let facts = UpstreamAttemptFacts(reused: stream.connectionWasOpen, sawResponseBytes: stream.sawResponseHead,
                                          sentNothing: stream.sentNothing, replayable: exchange.replayBody != nil)
         // Noted before the machine runs (the record may be written as it ends the exchange),
         // unless the machine will retry: then the code is not the exchange's outcome.
@@ -115,19 +116,5 @@ extension ExchangeHost {
             }
         }
         run(exchange.machine.upstreamFailed(failure, attempt: facts), on: exchange)
-    }
-}
-
-extension HTTP2Config {
-    /// The settings of an upstream HTTP/2 session: the configured windows, header list and
-    /// frame size, and the flood limits (which guard against a misbehaving origin too).
-    var upstreamSettings: HTTP2Settings {
-        HTTP2Settings(maxConcurrentStreams: UInt32(clamping: maxConcurrentStreams),
-                      initialStreamWindow: UInt32(clamping: initialWindowSize),
-                      connectionWindow: UInt32(clamping: connectionWindowSize),
-                      maxHeaderListSize: UInt32(clamping: maxHeaderListSize),
-                      maxFrameSize: UInt32(clamping: maxFrameSize),
-                      maxContinuations: maxContinuations, maxSettingsEntries: maxSettings,
-                      maxOutboundAcks: maxOutboundAcks)
     }
 }

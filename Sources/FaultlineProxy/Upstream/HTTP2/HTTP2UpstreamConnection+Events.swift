@@ -85,7 +85,7 @@ extension HTTP2UpstreamConnection {
     private func streamClosed(_ id: Int32, code: FaultlineHTTP2.HTTP2ErrorCode) {
         if streams[id] != nil {
             let failure: UpstreamFailure = code == .refusedStream ? .notProcessed(code, frame: .rstStream)
-                : code == .noError ? .closedEarly : .http2("stream closed with \(code)")
+                : code == .noError ? .closedEarly : .malformed("the stream was closed with \(code)")
             failStream(id, failure, reset: nil)
         }
         if case .ready = lifecycle, !waiting.isEmpty { scheduleFlush() }

@@ -34,6 +34,9 @@ final class HTTP2UpstreamStream {
     var lifecycle: Lifecycle
     /// The request head as HTTP/2 fields, pseudo-header fields first.
     let fields: HTTPHeaders
+    /// Whether the connection served earlier exchanges: if it then breaks before any
+    /// response byte, the request may go again (as on a stale pooled HTTP/1 connection).
+    let connectionWasOpen: Bool
     /// Body bytes given before the stream opened.
     private(set) var pendingBody: [UInt8] = []
     private(set) var requestEnd = RequestEnd.open
@@ -43,9 +46,10 @@ final class HTTP2UpstreamStream {
     private var reading = true
     private var owedWindow = 0
 
-    init(connection: HTTP2UpstreamConnection, owner: UpstreamStreamOwner, fields: HTTPHeaders) {
+    init(connection: HTTP2UpstreamConnection, owner: UpstreamStreamOwner, fields: HTTPHeaders, connectionWasOpen: Bool) {
         self.connection = connection
         self.fields = fields
+        self.connectionWasOpen = connectionWasOpen
         lifecycle = .waiting(owner: owner)
     }
 
