@@ -53,8 +53,7 @@ class FrameReader:
 
 def summary(frame, length):
     """One received frame as a small JSON-ready dict."""
-    item = {"type": frame.type if hasattr(frame, "type") and frame.type is not None else type(frame).__name__,
-            "name": type(frame).__name__.replace("Frame", "").upper(),
+    item = {"type": getattr(frame, "type", None), "name": type(frame).__name__.replace("Frame", "").upper(),
             "stream": frame.stream_id, "flags": sorted(frame.flags), "length": length}
     if item["name"] == "RSTSTREAM":
         item["code"] = frame.error_code
