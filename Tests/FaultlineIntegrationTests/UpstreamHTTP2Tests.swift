@@ -37,6 +37,26 @@ struct UpstreamHTTP2Tests {
         #expect(H2UpstreamStack.connections(origin).count == 1, "\(origin.output.text)")
     }
 
+    @Test func chunkedRequestTrailersBecomeHTTP2Trailers() async throws {
+        let origin = try await H2Origin.start()
+        defer { origin.kill() }
+        let proxy = try await H2UpstreamStack.proxy(upstream: H2UpstreamStack.h2cUpstream(port: origin.port))
+        defer { proxy.kill() }
+        let client = try RawClient(port: proxy.port)
+        defer { client.close() }
+        try client.send("POST /echo HTTP/1.1\r\nHost: h2\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "3\r\nabc\r\n4\r\ndefg\r\n0\r\nX-Sum: 7\r\nContent-Type: text/plain\r\n\r\n")
+        let (responses, _) = try await Blocking.run { client.readResponses(1) }
+        let response = try #require(responses.first)
+        #expect(response.status == 200)
+        let echo = try JSONObject.parse(response.body)
+        #expect(echo["body_bytes"] as? Int == 7, "\(echo)")
+        // A field a trailer section may not carry is dropped, as towards an HTTP/1 upstream.
+        #expect((echo["trailers"] as? [[String]]) == [["x-sum", "7"]], "\(echo)")
+        let names = (echo["headers"] as? [[String]] ?? []).map { $0[0] }
+        #expect(!names.contains("transfer-encoding") && !names.contains("content-length"), "\(echo)")
+    }
+
     @Test func concurrentRequestsShareOneConnectionWithinThePeerLimit() async throws {
         let origin = try await H2Origin.start(maxConcurrentStreams: 3)
         defer { origin.kill() }

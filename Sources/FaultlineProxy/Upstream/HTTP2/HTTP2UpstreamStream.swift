@@ -104,10 +104,12 @@ final class HTTP2UpstreamStream {
         }
     }
 
-    /// The request ended, with the client's trailer fields (sent as HTTP/2 trailers).
+    /// The request ended, with the client's trailer fields (sent as HTTP/2 trailers, without
+    /// those a trailer section may not carry, as the HTTP/1 encoder drops them).
     func finishRequest(trailers: HTTPHeaders) {
         guard case .open = requestEnd else { return }
-        let fields = trailers.count > 0 ? HTTPHead.http2Trailers(trailers) : nil
+        let forwardable = trailers.count > 0 ? HTTPHead.http2Trailers(trailers.forwardableTrailers) : HTTPHeaders()
+        let fields = forwardable.count > 0 ? forwardable : nil
         requestEnd = .ended(trailers: fields)
         if case .open(_, let id) = lifecycle {
             connection.session.finishBody(streamID: id, trailers: fields)
