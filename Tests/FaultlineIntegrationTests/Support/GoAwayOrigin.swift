@@ -3,7 +3,8 @@ import FaultlineTestSupport
 
 /// An h2c origin that answers the first stream of each connection (`200`, body `conn N`)
 /// and answers any later stream with GOAWAY (last stream id 1, NO_ERROR) instead, leaving it
-/// unprocessed. Logs `conn N stream S request PATH` and `conn N goaway S`.
+/// unprocessed; `/cut` gets a 200 head, `hello` and RST_STREAM INTERNAL_ERROR on any stream.
+/// Logs `conn N stream S request PATH` and `conn N goaway S`.
 final class GoAwayOrigin: Sendable {
     let process: PythonScriptProcess
 
@@ -44,7 +45,11 @@ final class GoAwayOrigin: Sendable {
                 if isinstance(event, h2.events.RequestReceived):
                     path = dict(event.headers).get(":path")
                     print("conn %d stream %d request %s" % (number, event.stream_id, path), flush=True)
-                    if event.stream_id == 1:
+                    if path == "/cut":
+                        conn.send_headers(event.stream_id, [(":status", "200"), ("content-type", "text/plain")])
+                        conn.send_data(event.stream_id, b"hello")
+                        conn.reset_stream(event.stream_id, 2)
+                    elif event.stream_id == 1:
                         body = ("conn %d" % number).encode()
                         conn.send_headers(1, [(":status", "200"), ("content-length", str(len(body)))])
                         conn.send_data(1, body, end_stream=True)
