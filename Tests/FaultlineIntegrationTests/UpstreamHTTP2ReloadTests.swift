@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import FaultlineTestSupport
 
-/// Lifetime of HTTP/2 upstream connections across reloads.
+/// Lifetime of HTTP/2 upstream connections across reloads and the drain.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct UpstreamHTTP2ReloadTests {
     @Test func aReloadThatMovesTheUpstreamRetiresTheOldConnectionAfterItsStream() async throws {
@@ -30,5 +30,21 @@ struct UpstreamHTTP2ReloadTests {
         #expect(finished.status == 200 && finished.body == "sssssssss" + "s", "\(finished)")
         _ = try await first.output.waitForLine(containing: "conn 1 closed", timeout: .seconds(5))
         #expect(first.output.text.contains("conn 1 goaway 0"), "\(first.output.text)")
+    }
+
+    @Test func theDrainLetsAStreamFinishThenClosesTheUpstreamConnection() async throws {
+        let origin = try await H2Origin.start()
+        defer { origin.kill() }
+        let proxy = try await H2UpstreamStack.proxy(upstream: H2UpstreamStack.h2cUpstream(port: origin.port))
+        defer { proxy.kill() }
+        async let slow = TLSCurl.get(proxy.url("/slow?chunks=2&ms=400&size=5"))
+        _ = try await origin.output.waitForLine(containing: "request GET /slow", timeout: .seconds(5))
+        let status = try await proxy.process.terminate()
+        #expect(status == 0, "\(proxy.output.text)")
+        let finished = try await slow
+        #expect(finished.status == 200 && finished.body == "ssssssssss", "\(finished)")
+        // Retired by the drain, the connection said GOAWAY (NO_ERROR) once its stream ended.
+        _ = try await origin.output.waitForLine(containing: "conn 1 closed", timeout: .seconds(5))
+        #expect(origin.output.text.contains("conn 1 goaway 0"), "\(origin.output.text)")
     }
 }
