@@ -24,6 +24,13 @@ final class ByteCountingTLSOrigin: Sendable {
 
     private static let source = #"""
     import socket, ssl, sys, threading
+    LOCK = threading.Lock()
+
+    def log(line):
+        # One write per line under a lock: threads must not interleave their lines.
+        with LOCK:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
 
     chain, key = sys.argv[1], sys.argv[2]
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -32,15 +39,15 @@ final class ByteCountingTLSOrigin: Sendable {
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)
-    print("counting origin listening on 127.0.0.1:%d" % listener.getsockname()[1], flush=True)
+    log("counting origin listening on 127.0.0.1:%d" % listener.getsockname()[1])
 
     def serve(sock, number):
         try:
             tls = context.wrap_socket(sock, server_side=True)
         except (OSError, ValueError) as error:
-            print("conn %d handshake-failed %s" % (number, error), flush=True)
+            log("conn %d handshake-failed %s" % (number, error))
             return
-        print("conn %d open %s" % (number, tls.selected_alpn_protocol()), flush=True)
+        log("conn %d open %s" % (number, tls.selected_alpn_protocol()))
         count = 0
         try:
             while True:
@@ -50,7 +57,7 @@ final class ByteCountingTLSOrigin: Sendable {
                 count += len(data)
         except OSError:
             pass
-        print("conn %d received %d" % (number, count), flush=True)
+        log("conn %d received %d" % (number, count))
 
     number = 0
     while True:

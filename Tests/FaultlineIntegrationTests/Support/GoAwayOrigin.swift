@@ -26,12 +26,19 @@ final class GoAwayOrigin: Sendable {
     private static let source = #"""
     import socket, sys, threading
     import h2.config, h2.connection, h2.events
+    LOCK = threading.Lock()
+
+    def log(line):
+        # One write per line under a lock: threads must not interleave their lines.
+        with LOCK:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
 
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)
-    print("goaway origin listening on 127.0.0.1:%d" % listener.getsockname()[1], flush=True)
+    log("goaway origin listening on 127.0.0.1:%d" % listener.getsockname()[1])
 
     def serve(sock, number):
         conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
@@ -44,7 +51,7 @@ final class GoAwayOrigin: Sendable {
             for event in conn.receive_data(data):
                 if isinstance(event, h2.events.RequestReceived):
                     path = dict(event.headers).get(":path")
-                    print("conn %d stream %d request %s" % (number, event.stream_id, path), flush=True)
+                    log("conn %d stream %d request %s" % (number, event.stream_id, path))
                     if path == "/cut":
                         conn.send_headers(event.stream_id, [(":status", "200"), ("content-type", "text/plain")])
                         conn.send_data(event.stream_id, b"hello")
@@ -55,9 +62,9 @@ final class GoAwayOrigin: Sendable {
                         conn.send_data(1, body, end_stream=True)
                     else:
                         conn.close_connection(last_stream_id=1)
-                        print("conn %d goaway %d" % (number, event.stream_id), flush=True)
+                        log("conn %d goaway %d" % (number, event.stream_id))
             sock.sendall(conn.data_to_send())
-        print("conn %d closed" % number, flush=True)
+        log("conn %d closed" % number)
         sock.close()
 
     number = 0
