@@ -3,7 +3,7 @@ import FaultlineIO
 import FaultlineConfig
 
 /// One exchange as its adapters see it: the state machine that decides, and the resources
-/// its actions work on (the upstream connection, the pacer, a fault timer, bytes held
+/// its actions work on (the upstream leg, the pacer, a fault timer, bytes held
 /// during a delay or kept for a retry). The snapshot and route it started on stay fixed for
 /// its whole life, whatever reloads happen meanwhile.
 final class Exchange {
