@@ -9,7 +9,10 @@ struct UpstreamHTTP2FlowTests {
     @Test func aStalledClientHoldsOnlyItsOwnStream() async throws {
         let origin = try await H2Origin.start()
         defer { origin.kill() }
-        let proxy = try await H2UpstreamStack.proxy(upstream: H2UpstreamStack.h2cUpstream(port: origin.port))
+        // The held stream is silent on purpose: a long response timeout keeps a loaded runner
+        // from turning the stall into an upstream timeout.
+        let upstream = H2UpstreamStack.h2cUpstream(port: origin.port, extra: ["timeouts_ms": ["connect": 2000, "response": 60_000]])
+        let proxy = try await H2UpstreamStack.proxy(upstream: upstream)
         defer { proxy.kill() }
         let size = 24_000_000
         let rssBefore = Self.residentKiB(proxy.process.child.pid)
