@@ -3,7 +3,7 @@ import FaultlineIO
 import FaultlineConfig
 
 /// One exchange as its adapters see it: the state machine that decides, and the resources
-/// its actions work on (the upstream connection, the pacer, a fault timer, bytes held
+/// its actions work on (the upstream leg, the pacer, a fault timer, bytes held
 /// during a delay or kept for a retry). The snapshot and route it started on stay fixed for
 /// its whole life, whatever reloads happen meanwhile.
 final class Exchange {
@@ -15,7 +15,8 @@ final class Exchange {
     /// The decisions.
     var machine: ExchangeMachine
 
-    var upstream: UpstreamConnection?
+    /// The upstream side: an HTTP/1 connection or an HTTP/2 stream; nil between attempts.
+    var upstream: UpstreamLeg?
     /// Shapes response bytes (first-byte delay, throttle); nil when no fault asks.
     var pacer: ResponsePacer?
     /// A fault step in progress, cancelled if the exchange ends early.
@@ -55,15 +56,22 @@ final class Exchange {
         pacer?.cancel()
     }
 
-    /// Notes framed body bytes written upstream, for a retry. Only an attempt on a pooled
-    /// connection can be retried, so only such an attempt pays for the copy.
+    /// Notes body bytes written upstream (framed for HTTP/1), for a retry. Only an attempt
+    /// on a pooled connection or an HTTP/2 stream can be retried, so only such an attempt
+    /// pays for the copy.
     func recordForReplay(_ bytes: UnsafeRawBufferPointer) {
-        guard replayBody != nil, upstream?.isReused == true else { return }
+        guard replayBody != nil, upstream?.keepsReplay == true else { return }
         if replayBody.map({ $0.count + bytes.count > Self.replayLimit }) ?? true {
             replayBody = nil
         } else {
             replayBody?.append(contentsOf: bytes)
         }
+    }
+
+    /// Whether the upstream speaks HTTP/2 (`protocol: h2` or `h2c`): its request body is
+    /// held and replayed unframed.
+    var speaksHTTP2Upstream: Bool {
+        route.map { $0.upstream.httpProtocol != .http11 } ?? false
     }
 
     /// What the machine needs to know of the attempt that failed on `connection`.

@@ -14,6 +14,8 @@ enum ExchangeError: String, Sendable, CaseIterable {
     case upstreamMalformed = "upstream_malformed"
     case upstreamClosed = "upstream_closed"
     case upstreamProtocol = "upstream_protocol"
+    /// An HTTP/2 upstream reset the stream (RST_STREAM) or refused it (GOAWAY).
+    case upstreamReset = "upstream_reset"
     case upstreamTLS = "upstream_tls"
     case pinMismatch = "pin_mismatch"
     case tunnelIdle = "tunnel_idle"

@@ -8,7 +8,7 @@ import FaultlineIO
 extension ExchangeHost {
     /// The current exchange, if `upstream` is the connection it holds.
     private func exchange(heldBy upstream: UpstreamConnection) -> Exchange? {
-        guard let exchange, exchange.upstream === upstream else { return nil }
+        guard let exchange, exchange.upstream?.isLeg(upstream) == true else { return nil }
         return exchange
     }
 

@@ -9,9 +9,10 @@ import FaultlineIO
 /// resulting actions to `run(_:on:inHand:)`. Everything upstream-bound (connecting, pooling,
 /// retries, writing and holding the request, timers, fault steps, the log record's error) is
 /// carried out here, once for every protocol; what reaches the client goes through the
-/// `ExchangeClient` requirements, which each protocol writes its own way. The upstream
-/// connection reports to the host (`UpstreamConnectionOwner`, implemented below for every
-/// host), so its events reach the same machine. How an HTTP/2 stream plugs in:
+/// `ExchangeClient` requirements, which each protocol writes its own way. The upstream leg
+/// reports to the host (`UpstreamConnectionOwner` for an HTTP/1 connection,
+/// `UpstreamStreamOwner` for an HTTP/2 stream, both implemented for every host but their
+/// flow-control hooks), so its events reach the same machine whatever the upstream speaks. How an HTTP/2 stream plugs in:
 /// docs/architecture.md, "Adapters".
 ///
 /// `DownstreamConnection` is the HTTP/1 host (one exchange at a time, pipelined requests
@@ -19,7 +20,7 @@ import FaultlineIO
 /// DATA frames are `requestBodyReceived`, END_STREAM is `requestEnded`; the client writes
 /// become HEADERS and DATA frames on the stream, `closeClient` an RST_STREAM, and its
 /// deadline and read pausing map to the stream's timers and flow-control window.
-protocol ExchangeHost: ExchangeClient, UpstreamConnectionOwner {
+protocol ExchangeHost: ExchangeClient, UpstreamConnectionOwner, UpstreamStreamOwner {
     /// The loop the host lives on, its pool and shared state.
     var context: LoopContext { get }
     /// The exchange in progress.

@@ -37,8 +37,8 @@ extension ExchangeMachine {
             // Never let a cut response look complete: close instead of ending the body.
             note(failure.error, failure.message, &actions)
             abort(&actions)
-        case .awaitingUpstream(let attempt):
-            if attempt.number == 1, facts.allowRetry(after: failure, idempotent: setup.isIdempotent) {
+        case .awaitingUpstream:
+            if willRetry(after: failure, attempt: facts) {
                 state = .awaitingUpstream(UpstreamAttempt(number: 2))
                 actions.append(.connectUpstream(fresh: true, requestComplete: requestComplete))
                 return actions
@@ -49,6 +49,12 @@ extension ExchangeMachine {
             break
         }
         return actions
+    }
+
+    /// Whether `upstreamFailed(failure, attempt:)` would try again rather than end the exchange.
+    func willRetry(after failure: UpstreamFailure, attempt facts: UpstreamAttemptFacts) -> Bool {
+        guard case .awaitingUpstream(let attempt) = state else { return false }
+        return attempt.number == 1 && facts.allowRetry(after: failure, idempotent: setup.isIdempotent)
     }
 
     /// A response head arrived; a rewrite fault changes `head` in place before the adapter

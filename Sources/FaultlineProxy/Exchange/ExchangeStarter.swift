@@ -33,10 +33,11 @@ struct ExchangeStarter {
             trace.faults = plan.names
             logFaults(plan, route: route, head: head, requestID: trace.requestID, log: snapshot.log)
         }
-        let upstreamHead = RequestHeadWriter.upstreamHead(
+        var upstreamHead = RequestHeadWriter.upstreamHead(
             for: head, framing: setup.requestFraming, clientIP: clientIP, scheme: scheme, upstream: route.upstream,
             upgrade: head.isUpgrade, requestID: trace?.requestID,
             dropping: controls.enabled ? [controls.delayHeader, controls.statusHeader] : [])
+        if route.upstream.httpProtocol != .http11 { Self.keepTrailersTE(of: head, in: &upstreamHead) }
         setup.start = .proxy
         setup.upstreamName = route.upstream.name
         setup.timeouts.connectMs = route.upstream.timeouts.connectMs
@@ -47,6 +48,22 @@ struct ExchangeStarter {
         return Exchange(snapshot: snapshot, route: route, upstreamHead: consume upstreamHead,
                         machine: ExchangeMachine(setup: setup, plan: consume plan, mayKeepAlive: mayKeepAlive),
                         decision: consume decision)
+    }
+
+    /// TE is hop-by-hop and never reaches an HTTP/1 upstream, but `TE: trailers` is how a
+    /// gRPC client says it understands trailers, and HTTP/2 carries it end to end (RFC 9113
+    /// §8.2.2): for an HTTP/2 upstream it is kept when the client's TE lists `trailers`.
+    private static func keepTrailersTE(of head: HTTPHead, in upstreamHead: inout [UInt8]) {
+        var listed = false
+        for index in 0..<head.headers.count {
+            head.headers.withField(index) { name, value in
+                if ASCII.equalsIgnoringCase(name, "te") && ASCII.listContains(value, token: "trailers") { listed = true }
+            }
+        }
+        guard listed, upstreamHead.count >= 2 else { return }
+        upstreamHead.removeLast(2)
+        HTTP1Encoder.appendField("TE", "trailers".utf8, into: &upstreamHead)
+        upstreamHead.append(contentsOf: [13, 10])
     }
 
     /// The route for `head`, or nil with the refusal set in `setup`.

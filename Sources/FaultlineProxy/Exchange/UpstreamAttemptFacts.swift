@@ -11,9 +11,15 @@ struct UpstreamAttemptFacts: Equatable {
 
     /// Only a pooled connection that died before any response byte qualifies (a stale
     /// keep-alive connection, the classic race), and then only if a second copy cannot do
-    /// harm: the method is idempotent, or the upstream provably received nothing.
+    /// harm: the method is idempotent, or the upstream provably received nothing. An HTTP/2
+    /// stream the upstream declares unprocessed (REFUSED_STREAM, above a GOAWAY's last
+    /// stream id) qualifies whatever the method: RFC 9113 §8.7 says it was not acted on.
     func allowRetry(after failure: UpstreamFailure, idempotent: Bool) -> Bool {
-        guard reused, !sawResponseBytes, replayable, case .connectionLost = failure.retryClass else { return false }
-        return idempotent || sentNothing
+        guard !sawResponseBytes, replayable else { return false }
+        switch failure.retryClass {
+        case .connectionLost: return reused && (idempotent || sentNothing)
+        case .notProcessed: return true
+        case .other: return false
+        }
     }
 }

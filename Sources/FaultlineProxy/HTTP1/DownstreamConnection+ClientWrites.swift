@@ -61,7 +61,7 @@ extension DownstreamConnection: ExchangeClient {
     func startTunnel(exchange: Exchange) {
         phase = .tunnel(exchange)
         socket.setReading(true)
-        if !pipelined.isEmpty, let upstream = exchange.upstream {
+        if !pipelined.isEmpty, let upstream = exchange.upstream?.connection {
             upstream.socket.write(pipelined)
             pipelined.removeAll()
         }

@@ -112,14 +112,14 @@ extension DownstreamConnection {
             corkedUpstream = nil
             corked.socket.uncork()
         }
-        if !phase.isClosed, let upstream = exchange?.upstream, upstream.socket.pendingWriteBytes > 0 {
+        if !phase.isClosed, let upstream = exchange?.upstream, upstream.pendingRequestBytes > 0 {
             socket.setReading(false)
         }
     }
 
     /// Relays client bytes to the upstream after a 101.
     func relayToUpstream(_ bytes: UnsafeRawBufferPointer, exchange: Exchange) {
-        guard let upstream = exchange.upstream else { return }
+        guard let upstream = exchange.upstream?.connection else { return }
         run(exchange.machine.tunnelActivity(), on: exchange)
         upstream.socket.write(bytes)
         if upstream.socket.pendingWriteBytes > 0 { socket.setReading(false) }
@@ -133,7 +133,7 @@ extension DownstreamConnection {
         uploadPausedUntil = context.loop.now &+ UInt64(pause) &* 1_000_000
         context.loop.schedule(afterMilliseconds: pause) { [weak self, weak exchange] in
             guard let self, let exchange, case .exchange(let current) = self.phase, current === exchange else { return }
-            if exchange.upstream?.socket.pendingWriteBytes ?? 0 == 0 { self.socket.setReading(true) }
+            if exchange.upstream?.pendingRequestBytes ?? 0 == 0 { self.socket.setReading(true) }
         }
     }
 }

@@ -133,9 +133,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     }
 
     func socketDidDrain(_ socket: StreamSocket) {
-        if let upstream = exchange?.upstream, !upstream.socket.isClosed {
-            upstream.socket.setReading(true)
-        }
+        exchange?.upstream?.setResponseReading(true)
     }
 
     func socket(_ socket: StreamSocket, didFail error: IOError) {

@@ -22,8 +22,8 @@ extension HTTP2Stream: ExchangeClient {
     func startPacer(_ settings: PacerSettings, exchange: Exchange) {
         let pacer = ResponsePacer(sink: self, loop: context.loop, bytesPerSecond: settings.bytesPerSecond,
                                   chunkBytes: settings.chunkBytes, holdMilliseconds: settings.holdMilliseconds)
-        pacer.backpressure = { [weak upstream = exchange.upstream] pause in
-            upstream?.socket.setReading(!pause)
+        pacer.backpressure = { [weak exchange] pause in
+            exchange?.upstream?.setResponseReading(!pause)
         }
         exchange.pacer = pacer
     }

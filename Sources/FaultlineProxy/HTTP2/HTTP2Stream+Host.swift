@@ -11,7 +11,7 @@ extension HTTP2Stream: ExchangeHost {
             corkedUpstream = nil
             corked.socket.uncork()
         }
-        if let upstream = exchange?.upstream, upstream.socket.pendingWriteBytes > 0 {
+        if let upstream = exchange?.upstream, upstream.pendingRequestBytes > 0 {
             reading = false
         }
     }
@@ -30,7 +30,7 @@ extension HTTP2Stream: ExchangeHost {
         uploadPausedUntil = context.loop.now &+ UInt64(pause) &* 1_000_000
         context.loop.schedule(afterMilliseconds: pause) { [weak self, weak exchange] in
             guard let self, let exchange, self.isCurrent(exchange) else { return }
-            if exchange.upstream?.socket.pendingWriteBytes ?? 0 == 0 { self.setClientReading(true) }
+            if exchange.upstream?.pendingRequestBytes ?? 0 == 0 { self.setClientReading(true) }
         }
     }
 
@@ -43,8 +43,7 @@ extension HTTP2Stream: ExchangeHost {
     func upstreamDidDeliver(_ upstream: UpstreamConnection) {
         connection.batchDepth -= 1
         connection.flush()
-        if session.queuedOutboundBytes(streamID: id) > Self.outboundHighWater, let current = exchange?.upstream,
-           current === upstream {
+        if session.queuedOutboundBytes(streamID: id) > Self.outboundHighWater, exchange?.upstream?.isLeg(upstream) == true {
             upstreamPaused = true
             upstream.socket.setReading(false)
         }
@@ -55,6 +54,24 @@ extension HTTP2Stream: ExchangeHost {
     }
 
     func upstreamDidDrain(_ upstream: UpstreamConnection) {
+        if context.loop.now >= uploadPausedUntil { setClientReading(true) }
+    }
+
+    func upstreamStreamWillDeliver(_ stream: HTTP2UpstreamStream) {
+        connection.batchDepth += 1
+    }
+
+    /// As for an HTTP/1 upstream, but the pause holds the upstream stream's window shut.
+    func upstreamStreamDidDeliver(_ stream: HTTP2UpstreamStream) {
+        connection.batchDepth -= 1
+        connection.flush()
+        if session.queuedOutboundBytes(streamID: id) > Self.outboundHighWater, exchange?.upstream?.isLeg(stream) == true {
+            upstreamPaused = true
+            stream.setResponseReading(false)
+        }
+    }
+
+    func upstreamStreamDidDrain(_ stream: HTTP2UpstreamStream) {
         if context.loop.now >= uploadPausedUntil { setClientReading(true) }
     }
 }

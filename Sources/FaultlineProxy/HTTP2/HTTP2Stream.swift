@@ -171,7 +171,7 @@ final class HTTP2Stream {
     func outboundDrained() {
         guard upstreamPaused else { return }
         upstreamPaused = false
-        if let upstream = exchange?.upstream, !upstream.socket.isClosed { upstream.socket.setReading(true) }
+        exchange?.upstream?.setResponseReading(true)
     }
 
     /// Enforces the stream's deadline.

@@ -17,8 +17,11 @@ final class UpstreamSecurity: Sendable {
 
     init(upstream: UpstreamConfig, tls: UpstreamTLSConfig) throws(TLSConfigurationError) {
         upstreamName = upstream.name
+        // An h2 upstream is offered HTTP/2 alone: a server that cannot speak it must say so
+        // (no ALPN match) rather than quietly answer in HTTP/1.1.
+        let alpn = upstream.httpProtocol == .h2 ? ["h2"] : ["http/1.1"]
         context = try TLSClientContext(trustSystemStore: tls.trust.system, caFile: tls.trust.caFile,
-                                       alpnProtocols: ["http/1.1"], minimumVersion: tls.minVersion.tlsVersion)
+                                       alpnProtocols: alpn, minimumVersion: tls.minVersion.tlsVersion)
         serverName = tls.serverName
         port = upstream.port
         verifyHostname = tls.verifyHostname

@@ -1,8 +1,10 @@
 import FaultlineHTTP2
 
 extension ConfigSnapshot {
-    /// The HTTP/2 settings client connections announce and enforce, from the config's `http2`
-    /// block (the loader has range-checked every value, so the conversions cannot trap).
+    /// The HTTP/2 settings every session announces and enforces, from the config's `http2`
+    /// block: client connections, and upstream connections too (windows, header list and
+    /// frame size, and the flood limits, which guard against a misbehaving origin as well; the
+    /// reset rate applies to server sessions only). The loader has range-checked every value.
     var http2Settings: HTTP2Settings {
         let http2 = config.http2
         return HTTP2Settings(

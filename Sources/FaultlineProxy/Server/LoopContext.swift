@@ -15,12 +15,16 @@ final class LoopContext: @unchecked Sendable {
     /// old one made and the new one does not use.
     var snapshot: ConfigSnapshot {
         didSet {
-            pool.retainOnly(Self.poolKeys(of: snapshot))
+            let keys = Self.poolKeys(of: snapshot)
+            pool.retainOnly(keys)
+            http2Upstreams.retainOnly(keys)
             if snapshot.http2Settings != oldValue.http2Settings { reannounceHTTP2Settings() }
         }
     }
     /// Idle upstream connections.
     let pool = UpstreamPool()
+    /// HTTP/2 upstream connections (`protocol: h2` or `h2c`), shared by this loop's exchanges.
+    let http2Upstreams = HTTP2UpstreamRegistry()
     /// Whether the process is draining: no keep-alive, no new connections.
     private(set) var draining = false
 
@@ -101,6 +105,7 @@ final class LoopContext: @unchecked Sendable {
         for listener in listeners { listener.close() }
         listeners.removeAll()
         pool.closeAll()
+        http2Upstreams.retireAll()
         for connection in Array(clients.values) { connection.drain() }
     }
 
@@ -119,6 +124,7 @@ final class LoopContext: @unchecked Sendable {
             connection.checkDeadline(now: now)
         }
         pool.closeExpired(now: now)
+        http2Upstreams.closeIdle(now: now)
         scheduleSweep()
     }
 }

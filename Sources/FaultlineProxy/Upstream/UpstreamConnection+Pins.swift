@@ -1,3 +1,4 @@
+import FaultlineIO
 import FaultlineLog
 import FaultlineTLS
 
@@ -14,6 +15,13 @@ extension UpstreamConnection {
 
     /// Applies the upstream's pins to the verified chain, records and reports the outcome.
     func checkPins() -> PinOutcome {
+        Self.checkPins(security: security, socket: socket, address: address, state: state)
+    }
+
+    /// The check for any upstream socket whose handshake just completed (HTTP/1 and HTTP/2
+    /// connections alike): called from `socketDidConnect`, before anything written is sent.
+    static func checkPins(security: UpstreamSecurity?, socket: StreamSocket, address: SocketAddress,
+                          state: ProxyServerState) -> PinOutcome {
         guard let security, let pins = security.pins, let session = socket.transformer as? TLSSession else {
             return .passed(nil)
         }

@@ -1,4 +1,7 @@
+import FaultlineHTTP
 import FaultlineIO
+import FaultlineHTTP2
+import FaultlineLog
 
 /// Why an upstream exchange failed, with the status and text a client gets for it.
 enum UpstreamFailure: Error {
@@ -18,6 +21,15 @@ enum UpstreamFailure: Error {
     case handshake(IOError)
     /// The verified chain matched none of the pins (enforce mode): nothing was sent.
     case pinMismatch(PinRefusal)
+    /// An `h2` upstream's TLS handshake selected another protocol than HTTP/2 (or none).
+    case alpnRefused(selected: String?)
+    /// The HTTP/2 upstream reset the exchange's stream with this code.
+    case streamReset(HTTP2ErrorCode)
+    /// The HTTP/2 upstream did not process the stream: it refused it (REFUSED_STREAM) or sent
+    /// GOAWAY with a lower last stream id. The request may go again.
+    case notProcessed(HTTP2ErrorCode, frame: LogHTTP2Error.Frame)
+    /// The HTTP/2 connection broke (a protocol error, or a GOAWAY with an error code).
+    case http2(String)
 
     /// The status a client gets when this happens before any response byte.
     var status: Int { 502 }
@@ -33,6 +45,11 @@ enum UpstreamFailure: Error {
         case .unexpectedUpgrade: "upstream switched protocols without being asked"
         case .handshake(let error): "upstream TLS handshake failed: \(error)"
         case .pinMismatch(let refusal): refusal.json
+        case .alpnRefused(let selected):
+            "upstream did not select HTTP/2 by ALPN (it selected \(selected.map { "\"\($0)\"" } ?? "no protocol"))"
+        case .streamReset(let code): "upstream reset the HTTP/2 stream (\(code))"
+        case .notProcessed(let code, let frame): "upstream did not process the HTTP/2 stream (\(frame.rawValue) \(code))"
+        case .http2(let reason): "upstream HTTP/2 connection failed: \(reason)"
         }
     }
 
@@ -46,17 +63,20 @@ enum UpstreamFailure: Error {
         case .unexpectedUpgrade: .upstreamProtocol
         case .handshake: .upstreamTLS
         case .pinMismatch: .pinMismatch
+        case .alpnRefused, .http2: .upstreamProtocol
+        case .streamReset, .notProcessed: .upstreamReset
         }
     }
 
-    /// Whether the failure looks like a pooled connection the upstream closed while idle
-    /// (a reset or an early close), the one kind a retry may cure.
-    enum RetryClass { case connectionLost, other }
+    /// What a retry may cure: a pooled connection the upstream closed while idle (a reset
+    /// or an early close), or an HTTP/2 stream the upstream says it never processed.
+    enum RetryClass { case connectionLost, notProcessed, other }
 
     /// The failure's retry class.
     var retryClass: RetryClass {
         switch self {
         case .closedEarly, .io: .connectionLost
+        case .notProcessed: .notProcessed
         default: .other
         }
     }
