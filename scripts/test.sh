@@ -39,6 +39,7 @@ if [[ $# -eq 0 && "${FAULTLINE_SKIP_HARDENING:-0}" != 1 ]]; then
   scripts/fuzz.sh --runs "${FAULTLINE_FUZZ_RUNS:-5000}" || hardening=$?
   SANITIZED='FaultlineIOTests|FaultlineHTTPTests|FaultlineConfigTests|FaultlineLogTests|FaultlineTLSTests|FaultlineDemoOriginTests|FaultlineProxyTests'
   SANITIZED+='|MalformedRequestTests|HeaderTests|ProtocolDetailTests|LoggingCanaryTests|HARExportTests|ProxyingTests|PinSpellingTests'
+  SANITIZED+='|FaultlineHTTP2Tests|HTTP2DownstreamTests|HTTP2EndToEndTests|UpstreamHTTP2Tests'
   scripts/sanitize.sh address --filter "$SANITIZED" || hardening=$?
   scripts/sanitize.sh thread --filter "$SANITIZED" || hardening=$?
   exit "$hardening"
