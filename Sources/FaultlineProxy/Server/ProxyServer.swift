@@ -123,6 +123,11 @@ public final class ProxyServer: Sendable {
         }
         state.events(.drained(abandoned: connectionCount))
         group.stop()
+        // The state and the loop contexts point at each other (reloads reach the loops, the
+        // loops reach the shared state); the server's own reference keeps the contexts alive
+        // while the loops wind down, so the state lets go of them here and nothing is left in
+        // a cycle when the process exits.
+        state.attach([])
         // Every exchange has ended: what the log has queued goes out before the process exits.
         state.snapshot.log.sink?.close(timeout: 2)
     }

@@ -70,6 +70,14 @@ enum HTTP2ClientScripts {
     conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
     conn.initiate_connection()
     sock.sendall(conn.data_to_send())
+    goaway = None
+
+    def take(data):
+        global goaway
+        for event in conn.receive_data(data):
+            if isinstance(event, h2.events.ConnectionTerminated):
+                goaway = event
+
     for _ in range(3000):
         sid = conn.get_next_available_stream_id()
         conn.send_headers(sid, [(":method", "GET"), (":scheme", "http"), (":authority", "127.0.0.1"),
@@ -77,18 +85,30 @@ enum HTTP2ClientScripts {
         conn.reset_stream(sid)
         try:
             sock.sendall(conn.data_to_send())
+            # Read what came back so far, so a GOAWAY is seen as soon as it arrives (a slow
+            # client would otherwise keep sending into a connection the proxy is closing).
+            sock.setblocking(False)
+            try:
+                data = sock.recv(65536)
+                if data:
+                    take(data)
+            except BlockingIOError:
+                pass
+            finally:
+                sock.setblocking(True)
+                sock.settimeout(5)
         except OSError:
             break
-    goaway = None
-    sock.settimeout(3)
+        if goaway is not None:
+            break
+    # A slow (sanitized, loaded) proxy may take seconds to get through the streams it read.
+    sock.settimeout(20)
     try:
         while goaway is None:
             data = sock.recv(65536)
             if not data:
                 break
-            for event in conn.receive_data(data):
-                if isinstance(event, h2.events.ConnectionTerminated):
-                    goaway = event
+            take(data)
     except Exception:
         pass
     print("goaway", goaway.error_code if goaway else None, goaway.last_stream_id if goaway else None)

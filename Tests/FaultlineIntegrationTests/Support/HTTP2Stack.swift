@@ -29,7 +29,7 @@ final class HTTP2Stack: Sendable {
         {"workers": 1,
          "listeners": [{"address": "127.0.0.1:0", "h2c": true},
                        {"address": "127.0.0.1:0", "tls": {"certificate": "\(chain.path("chain.pem"))", "key": "\(chain.path("leaf.key"))"}}],
-         "upstreams": {"o": {"url": "http://127.0.0.1:\(origin.port)", "timeouts_ms": {"connect": 1000, "response": 5000}}},
+         "upstreams": {"o": {"url": "http://127.0.0.1:\(origin.port)", "timeouts_ms": {"connect": 5000, "response": 10000}}},
          "timeouts_ms": {"client_header": 2000, "client_idle": 60000, "drain": \(drainMs)},
          "routes": [\(all.joined(separator: ",\n"))]}
         """
