@@ -42,6 +42,7 @@ struct FaultClientTableH2Tests {
         case let .response(status, bytes):
             #expect(session.status == status && session.bodyBytes == bytes && session.errorCode == nil, "\(session)")
             if let marker = row.marker { #expect(session.headers?["x-faultline-fault"] == marker, "\(session)") }
+            if let field = row.field { #expect(session.headers?[field.name] == field.value, "\(session)") }
         case let .error(code, message):
             #expect(session.errorCode == code, "\(session)")
             #expect(session.errorDescription?.contains(message) == true, "\(session)")

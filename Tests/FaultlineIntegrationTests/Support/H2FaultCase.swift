@@ -46,6 +46,8 @@ struct H2FaultCase: Sendable, CustomTestStringConvertible {
     var recordError: (code: String, frame: String)? = nil
     /// `X-Faultline-Fault` on the response head, when one arrives.
     var marker: String? = nil
+    /// A response field URLSession must deliver (name lowercased).
+    var field: (name: String, value: String)? = nil
 
     var testDescription: String { label }
 

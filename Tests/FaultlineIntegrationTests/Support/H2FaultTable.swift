@@ -10,7 +10,8 @@ enum H2FaultTable {
             label: "`status` 503 + `Retry-After: 5` + HTML body", route: "st503",
             fault: #"{"status": {"code": 503, "headers": {"Retry-After": "5"}, "body": "<html>down</html>", "content_type": "text/html"}}"#,
             path: "/json", curlExit: 0, curlStatus: 503, curlBytes: 17,
-            nghttp: ":status 503, 17 DATA bytes", session: .response(status: 503, bytes: 17), marker: "st503/status"),
+            nghttp: ":status 503, 17 DATA bytes", session: .response(status: 503, bytes: 17), marker: "st503/status",
+            field: ("retry-after", "5")),
         H2FaultCase(
             label: "`status` 500 with an HTML page", route: "st500",
             fault: #"{"status": {"code": 500, "body": "<html><body><h1>Internal Server Error</h1></body></html>", "content_type": "text/html"}}"#,
@@ -97,7 +98,8 @@ enum H2FaultTable {
             label: "`rewrite` status 500, add `X-Rewritten`", route: "rewrite",
             fault: #"{"rewrite": {"status": 500, "add_headers": {"X-Rewritten": "yes"}}}"#, path: "/bytes/100",
             curlExit: 0, curlStatus: 500, curlBytes: 100,
-            nghttp: ":status 500, 100 DATA bytes", session: .response(status: 500, bytes: 100), marker: "rewrite/rewrite"),
+            nghttp: ":status 500, 100 DATA bytes", session: .response(status: 500, bytes: 100), marker: "rewrite/rewrite",
+            field: ("x-rewritten", "yes")),
         H2FaultCase(
             label: "`profile` `\"3g\"`", route: "p3g",
             fault: #"{"profile": "3g"}"#, path: "/bytes/50000",
