@@ -7,7 +7,8 @@ import FaultlineTestSupport
 /// test CA through a private trust store) report when they speak h2 to the TLS listener, how
 /// many requests each sent (libcurl retries a refused stream), and the proxy's record of
 /// each request (`network.protocol.version` "2", its stream id, its HTTP/2 error code).
-@Suite(.timeLimit(.minutes(2)))
+/// The rows run one at a time: each starts five processes, and the runner is shared.
+@Suite(.serialized, .timeLimit(.minutes(3)))
 struct FaultClientTableH2Tests {
     @Test(arguments: H2FaultTable.cases)
     func clientsReportTheFaultOverHTTP2(_ row: H2FaultCase) async throws {
