@@ -61,7 +61,7 @@ esac
 status=0
 # Suites that measure time (delays, rates, timeouts, URLSession's give-up time) measure the
 # sanitizer's 2-15x slowdown instead: left out unless named.
-TIMED='FaultAccuracyTests|FaultNonBlockingTests|FaultClientTableTests|BodyTests|LifecycleTests|LoggingSinkTests|StreamingTests'
+TIMED='FaultAccuracyTests|FaultNonBlockingTests|FaultClientTableTests|FaultClientTableH2Tests|BodyTests|LifecycleTests|LoggingSinkTests|StreamingTests'
 if [[ $# -eq 0 ]]; then
   swift test --build-path "$dir" --sanitize="$mode" --skip-build --skip "$TIMED" || status=$?
 else

@@ -14,6 +14,9 @@ extension HTTP2Connection {
         guard case .open = phase else { return }
         phase = .draining(finalGoAwaySent: false)
         session.submitShutdownNotice()
+        // The notice is a GOAWAY frame of its own, and often the only one: a client that
+        // closes after its last response never sees the final one.
+        context.state.http2GoAwaySent()
         flush()
         context.loop.schedule(afterMilliseconds: Self.goAwayGraceMilliseconds) { [weak self] in
             self?.sendFinalGoAway()

@@ -70,9 +70,12 @@ extension HTTP2Stream {
         } catch {
             return
         }
-        response = .streaming
+        // The reset waits until the head and the body's start are framed (`outboundDrained`);
+        // the record notes it now, since the exchange ends before.
+        response = .cutting(.protocolError)
         session.sendBody(streamID: id, Array("{\"ok\":".utf8))
-        reset(.protocolError)
+        trace?.noteHTTP2Error(LogHTTP2Error(code: HTTP2ErrorCode.protocolError.rawValue, frame: .rstStream, sender: .faultline))
+        connection.scheduleFlush()
     }
 
     /// A graceful `goaway` fault: the whole connection drains (this stream completes).
@@ -100,7 +103,7 @@ extension HTTP2Stream {
             endExchange()
             connection.goAwayNow(code)
             return
-        case (_, .ended), (_, .reset):
+        case (_, .ended), (_, .reset), (_, .cutting):
             break
         }
         endExchange()

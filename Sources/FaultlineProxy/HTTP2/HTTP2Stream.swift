@@ -31,6 +31,9 @@ final class HTTP2Stream {
         case ended
         /// RST_STREAM submitted or received.
         case reset
+        /// HEADERS and part of a body are queued; RST_STREAM with this code follows once they
+        /// have been framed (a reset submitted now would drop them).
+        case cutting(HTTP2ErrorCode)
     }
 
     let id: Int32
@@ -169,6 +172,10 @@ final class HTTP2Stream {
 
     /// Every queued response byte has been framed: an upstream paused for this stream resumes.
     func outboundDrained() {
+        if case .cutting(let code) = response {
+            response = .streaming
+            reset(code)
+        }
         guard upstreamPaused else { return }
         upstreamPaused = false
         exchange?.upstream?.setResponseReading(true)
