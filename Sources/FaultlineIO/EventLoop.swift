@@ -189,7 +189,7 @@ public final class EventLoop: @unchecked Sendable {
         // after a drain leaves nothing behind for a leak checker to find.
         slots.removeAll()
         timers = TimerQueue()
-        _ = pending.withLock { tasks in tasks.removeAll() }
+        pending.withLock { tasks in tasks.removeAll() }
     }
 
     private func waitTimeout() -> Int32 {
