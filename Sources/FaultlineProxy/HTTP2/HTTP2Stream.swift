@@ -144,7 +144,17 @@ final class HTTP2Stream {
 
     /// nghttp2 closed the stream (after both END_STREAMs, or a reset either way).
     func streamClosed(_ code: HTTP2ErrorCode) {
-        if exchange != nil { abortExchange() }
+        guard exchange != nil else { return }
+        if response != .reset && code != .noError {
+            // nghttp2 reset the stream itself: the client broke a messaging rule (a body that
+            // disagrees with its content-length, RFC 9113 §8.1.1). That code is the cause.
+            context.state.http2StreamReset(sentByProxy: true)
+            trace?.noteHTTP2Error(LogHTTP2Error(code: code.rawValue, frame: .rstStream, sender: .faultline))
+            trace?.fail(.badRequest, "malformed request: the stream was reset (\(code))")
+        }
+        // The stream is closed: nothing more may be sent on it, not even the exchange's own reset.
+        response = .reset
+        abortExchange()
     }
 
     /// The connection closed under the stream.
