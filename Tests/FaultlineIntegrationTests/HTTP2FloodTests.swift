@@ -77,6 +77,28 @@ struct HTTP2FloodTests {
         #expect(try await stack.freshConnectionServes())
     }
 
+    @Test func oversizedTrailersEndOnlyTheirStreamAndNeverCompleteTheUpstreamRequest() async throws {
+        let stack = try await HTTP2ConformanceStack.start(http2: #"{"max_header_list_size": 4096}"#)
+        let report = try await stack.probeFrames([
+            ["do": "request", "label": "big", "method": "POST", "path": "/big-trailers", "body": "abc",
+             "trailers": [["x-big", String(repeating: "b", count: 5000)]]],
+            ["do": "wait", "for": "end", "stream": "big"],
+            ["do": "request", "label": "after", "path": "/after"],
+        ])
+        // The body was already on its way upstream: the client gets 431 or a reset, once.
+        let frames = HTTP2ConformanceStack.frames(report, stream: 1)
+        let endings = frames.filter { $0["name"] as? String == "RSTSTREAM" || ($0["flags"] as? [String])?.contains("END_STREAM") == true }
+        #expect(endings.count == 1, "\(frames)")
+        #expect(HTTP2ConformanceStack.frames(report, stream: 3).contains { ($0["flags"] as? [String])?.contains("END_STREAM") == true })
+        #expect(report["goaway"] is NSNull, "\(report)")
+        _ = try await Deadline.poll("the /big-trailers record", timeout: .seconds(5)) {
+            stack.records.first { $0["url.path"] as? String == "/big-trailers" }
+        }
+        #expect(stack.origin.requests(to: "/big-trailers").isEmpty && stack.origin.requests(to: "/after").count == 1)
+        let record = stack.records.first { $0["url.path"] as? String == "/big-trailers" } ?? [:]
+        #expect(record["error.type"] as? String != "client_closed", "\(record)")
+    }
+
     /// A client that writes argv[2] frames (`ping` or `settings`) as fast as it can and reads
     /// nothing until the proxy stops taking them (or 1,000,000 were sent); then reads what came
     /// back. Prints JSON: frames sent, acknowledgements received, the GOAWAY code (or null).

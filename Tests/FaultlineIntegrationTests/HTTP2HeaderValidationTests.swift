@@ -76,7 +76,8 @@ struct HTTP2HeaderValidationTests {
             stack.records.filter { ($0["url.path"] as? String) == "/refused" }.count == 2 ? () : nil
         }
         for record in stack.records where record["url.path"] as? String == "/refused" {
-            #expect(record["http2.error_code"] as? String == "PROTOCOL_ERROR", "\(record)")
+            #expect(record["http2.error_code"] as? String == "PROTOCOL_ERROR" && record["error.type"] as? String == "bad_request",
+                    "\(record)")
         }
     }
 
