@@ -124,6 +124,19 @@ final class HTTP2Stream {
         exchange?.requestTrailers = fields.forwardableTrailers
     }
 
+    /// The request's trailers exceed SETTINGS_MAX_HEADER_LIST_SIZE: the request cannot reach the
+    /// upstream whole, so its exchange ends with a 431 (a reset once a response has started).
+    func requestTrailersRefused(_ refusal: HTTP2Refusal) {
+        trace?.fail(.badRequest, "bad request: \(refusal.description)")
+        if response == .notStarted {
+            writeLocalResponse(LocalResponse(status: 431, message: "Request Header Fields Too Large", keepAlive: true),
+                               exchange: exchange)
+        } else {
+            reset(.protocolError)
+        }
+        abortExchange()
+    }
+
     /// END_STREAM from the client.
     func requestEnded() {
         requestComplete = true
