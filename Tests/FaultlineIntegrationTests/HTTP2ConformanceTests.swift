@@ -39,6 +39,7 @@ struct HTTP2ConformanceTests {
         let stack = try await HTTP2ConformanceStack.start()
         let report = try await stack.probe([
             ["do": "request", "label": "big", "path": "/bytes/50000", "read": false],
+            ["do": "wait", "for": "data", "stream": "big"],
             ["do": "sleep", "seconds": 0.8],
             ["do": "window_update", "stream": "big", "increment": 49000],
             ["do": "wait", "for": "end", "stream": "big"],
@@ -46,7 +47,7 @@ struct HTTP2ConformanceTests {
         let big = try #require(report.stream(labelled: "big"))
         #expect(big.status == 200 && big.ended && big.bodyBytes == 50000, "\(report)")
         #expect(big.bodySha256 == SHA256.hex(Array(repeating: UInt8(ascii: "x"), count: 50000)))
-        // The first 1000 bytes came at once; the rest only after the update, 0.8 s later.
+        // The first 1000 bytes came at once; the rest only after the update, 0.8 s after them.
         let first = big.firstDataMs ?? 0, end = big.endMs ?? 0
         #expect(end - first >= 700, "first DATA at \(first) ms, end at \(end) ms")
         #expect(stack.origin.requests(to: "/bytes/50000").count == 1)
@@ -54,7 +55,7 @@ struct HTTP2ConformanceTests {
 
     @Test func aRequestBodyIsAcceptedOnlyAsTheUpstreamTakesIt() async throws {
         let stack = try await HTTP2ConformanceStack.start(http2: #"{"initial_window_size": 16384}"#)
-        let size = 16 << 20
+        let size = 8 << 20
         let result = try await stack.python(Self.slowUpload, [String(stack.proxy.port), String(size), "/slowread?ms=1500"])
         let values = try JSONObject.parse(Array(result.output.utf8))
         // The proxy never lets the client send more than the configured window ahead.

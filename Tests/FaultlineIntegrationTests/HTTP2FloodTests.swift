@@ -100,8 +100,9 @@ struct HTTP2FloodTests {
     }
 
     /// A client that writes argv[2] frames (`ping` or `settings`) as fast as it can and reads
-    /// nothing until the proxy stops taking them (or 1,000,000 were sent); then reads what came
-    /// back. Prints JSON: frames sent, acknowledgements received, the GOAWAY code (or null).
+    /// nothing until the proxy stops taking them (or 1,000,000 were sent); waits 2 s for the
+    /// proxy to take what the kernel holds, then reads what came back. Prints JSON: frames
+    /// sent, acknowledgements received, the GOAWAY code (or null).
     static let unreadFlood = #"""
     import json, socket, sys, time
     sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
@@ -120,6 +121,7 @@ struct HTTP2FloodTests {
             sent += 1000
         except OSError:
             break
+    time.sleep(2)
     data = b""
     sock.settimeout(3)
     try:

@@ -21,7 +21,7 @@ final class HTTP2ConformanceStack: Sendable {
         let text = """
         {"workers": 1,
          "listeners": [{"address": "127.0.0.1:0", "h2c": true}],
-         "upstreams": {"o": {"url": "http://127.0.0.1:\(origin.port)", "timeouts_ms": {"connect": 1000, "response": 5000}}},
+         "upstreams": {"o": {"url": "http://127.0.0.1:\(origin.port)", "timeouts_ms": {"connect": 1000, "response": 20000}}},
          "timeouts_ms": {"client_header": 5000, "client_idle": 60000},
          "http2": \(http2),
          "routes": [{"name": "all", "upstream": "o"}]}
