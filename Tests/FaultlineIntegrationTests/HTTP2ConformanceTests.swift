@@ -6,7 +6,9 @@ import FaultlineTestSupport
 /// recording HTTP/1 origin): SETTINGS, flow control both ways, the concurrent-stream limit,
 /// RST_STREAM and GOAWAY from the client. Each test asserts what the client saw and what
 /// reached the origin.
-@Suite(.timeLimit(.minutes(2)))
+// One test at a time: its Python clients, floods and megabyte transfers would otherwise all
+// load the machine at once, beside the timing-sensitive tests of the rest of the suite.
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct HTTP2ConformanceTests {
     @Test func settingsCarryTheConfiguredValuesAndTheClientsSettingsAreAcknowledged() async throws {
         let defaults = try await HTTP2ConformanceStack.start()

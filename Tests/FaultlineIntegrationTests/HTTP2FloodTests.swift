@@ -5,7 +5,9 @@ import FaultlineTestSupport
 /// The `http2` flood limits through the real binary: rapid reset within and beyond the
 /// configured burst, CONTINUATION floods, SETTINGS and PING floods from a client that does
 /// not read, an oversized header list. After each, a fresh connection is served.
-@Suite(.timeLimit(.minutes(2)))
+// One test at a time: its Python clients, floods and megabyte transfers would otherwise all
+// load the machine at once, beside the timing-sensitive tests of the rest of the suite.
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct HTTP2FloodTests {
     @Test func theConfiguredStreamResetBurstIsHonoured() async throws {
         let stack = try await HTTP2ConformanceStack.start(http2: #"{"max_stream_resets": {"burst": 20, "per_second": 1}}"#)

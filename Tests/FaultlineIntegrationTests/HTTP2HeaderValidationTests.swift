@@ -6,7 +6,9 @@ import FaultlineTestSupport
 /// client sees RST_STREAM PROTOCOL_ERROR on that stream, the connection serves the next
 /// stream, and nothing reaches the HTTP/1 origin. The accepted translations (`te: trailers`,
 /// an agreeing Host, cookie crumbs, `:authority` as Host) are checked at the origin.
-@Suite(.timeLimit(.minutes(2)))
+// One test at a time: its Python clients, floods and megabyte transfers would otherwise all
+// load the machine at once, beside the timing-sensitive tests of the rest of the suite.
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct HTTP2HeaderValidationTests {
     /// A valid GET of `/refused?case=NAME` (a path the origin must never see) plus `extra`.
     private static func request(_ name: String, _ extra: [[String]] = []) -> [[String]] {

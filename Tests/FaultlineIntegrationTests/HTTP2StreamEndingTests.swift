@@ -5,7 +5,9 @@ import FaultlineTestSupport
 /// How HTTP/2 streams end, at the frame level through the real binary: a client's
 /// RST_STREAM stops the upstream exchange and only that one, a client's GOAWAY lets the
 /// streams it opened finish, and trailers cross between HTTP/2 and an HTTP/1 origin.
-@Suite(.timeLimit(.minutes(2)))
+// One test at a time: its Python clients, floods and megabyte transfers would otherwise all
+// load the machine at once, beside the timing-sensitive tests of the rest of the suite.
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct HTTP2StreamEndingTests {
     @Test func aClientCancelMidResponseStopsTheUpstreamAndOtherStreamsGoOn() async throws {
         let stack = try await HTTP2ConformanceStack.start()
