@@ -55,8 +55,14 @@ extension HTTP2Connection {
         }
     }
 
-    /// A request Faultline refused before it became an exchange: 431 for an oversized header list.
+    /// A header block Faultline refused: 431 for an oversized header list (on a running
+    /// exchange, its trailers, the stream decides).
     private func refuse(_ streamID: Int32, _ refusal: HTTP2Refusal) {
+        if let stream = streams[streamID] {
+            // Trailers: the request is already on its way upstream.
+            stream.requestTrailersRefused(refusal)
+            return
+        }
         var fields = HTTPHeaders()
         fields.add(name: ":status", value: "431")
         fields.add(name: "content-type", value: "text/plain; charset=utf-8")

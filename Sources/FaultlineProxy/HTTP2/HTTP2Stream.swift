@@ -127,6 +127,19 @@ final class HTTP2Stream {
         exchange?.requestTrailers = fields.forwardableTrailers
     }
 
+    /// The request's trailers exceed SETTINGS_MAX_HEADER_LIST_SIZE: the request cannot reach the
+    /// upstream whole, so its exchange ends with a 431 (a reset once a response has started).
+    func requestTrailersRefused(_ refusal: HTTP2Refusal) {
+        trace?.fail(.badRequest, "bad request: \(refusal.description)")
+        if response == .notStarted {
+            writeLocalResponse(LocalResponse(status: 431, message: "Request Header Fields Too Large", keepAlive: true),
+                               exchange: exchange)
+        } else {
+            reset(.protocolError)
+        }
+        abortExchange()
+    }
+
     /// END_STREAM from the client.
     func requestEnded() {
         requestComplete = true
@@ -147,7 +160,17 @@ final class HTTP2Stream {
 
     /// nghttp2 closed the stream (after both END_STREAMs, or a reset either way).
     func streamClosed(_ code: HTTP2ErrorCode) {
-        if exchange != nil { abortExchange() }
+        guard exchange != nil else { return }
+        if response != .reset && code != .noError {
+            // nghttp2 reset the stream itself: the client broke a messaging rule (a body that
+            // disagrees with its content-length, RFC 9113 §8.1.1). That code is the cause.
+            context.state.http2StreamReset(sentByProxy: true)
+            trace?.noteHTTP2Error(LogHTTP2Error(code: code.rawValue, frame: .rstStream, sender: .faultline))
+            trace?.fail(.badRequest, "malformed request: the stream was reset (\(code))")
+        }
+        // The stream is closed: nothing more may be sent on it, not even the exchange's own reset.
+        response = .reset
+        abortExchange()
     }
 
     /// The connection closed under the stream.

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import FaultlineTestSupport
+
+/// Each request RFC 9113 §8.2 and §8.3 call malformed, sent verbatim by h2probe.py: the
+/// client sees RST_STREAM PROTOCOL_ERROR on that stream, the connection serves the next
+/// stream, and nothing reaches the HTTP/1 origin. The accepted translations (`te: trailers`,
+/// an agreeing Host, cookie crumbs, `:authority` as Host) are checked at the origin.
+// One test at a time: its Python clients, floods and megabyte transfers would otherwise all
+// load the machine at once, beside the timing-sensitive tests of the rest of the suite.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct HTTP2HeaderValidationTests {
+    /// A valid GET of `/refused?case=NAME` (a path the origin must never see) plus `extra`.
+    private static func request(_ name: String, _ extra: [[String]] = []) -> [[String]] {
+        [[":method", "GET"], [":scheme", "http"], [":authority", "127.0.0.1"], [":path", "/refused?case=\(name)"]] + extra
+    }
+
+    static let malformed: [(String, [[String]])] = [
+        ("connection", request("connection", [["connection", "close"]])),
+        ("keep-alive", request("keep-alive", [["keep-alive", "timeout=5"]])),
+        ("proxy-connection", request("proxy-connection", [["proxy-connection", "keep-alive"]])),
+        ("transfer-encoding", request("transfer-encoding", [["transfer-encoding", "chunked"]])),
+        ("upgrade", request("upgrade", [["upgrade", "websocket"]])),
+        ("te-gzip", request("te-gzip", [["te", "gzip"]])),
+        ("te-trailers-gzip", request("te-trailers-gzip", [["te", "trailers, gzip"]])),
+        ("cr", request("cr", [["x-value", "a\rb"]])),
+        ("lf", request("lf", [["x-value", "a\nb"]])),
+        ("nul", request("nul", [["x-value", "a\u{0}b"]])),
+        ("uppercase", request("uppercase", [["X-Upper", "1"]])),
+        ("pseudo-after-regular", [[":method", "GET"], [":scheme", "http"], ["x-first", "1"], [":authority", "127.0.0.1"],
+                                  [":path", "/refused?case=pseudo-after-regular"]]),
+        ("repeated-path", request("repeated-path", [[":path", "/refused?case=repeated-path-2"]])),
+        ("repeated-method", request("repeated-method", [[":method", "POST"]])),
+        ("missing-method", Array(request("missing-method").dropFirst())),
+        ("missing-scheme", request("missing-scheme").filter { $0[0] != ":scheme" }),
+        ("missing-path", request("missing-path").filter { $0[0] != ":path" }),
+        ("unknown-pseudo", request("unknown-pseudo", [[":protocol-x", "1"]])),
+        ("host-conflicts", request("host-conflicts", [["host", "other.example"]])),
+    ]
+
+    @Test func everyMalformedRequestIsAStreamErrorAndTheConnectionGoesOn() async throws {
+        let stack = try await HTTP2ConformanceStack.start()
+        for (name, headers) in Self.malformed {
+            let report = try await stack.probe([
+                ["do": "headers", "label": "bad", "headers": headers, "end_stream": true],
+                ["do": "wait", "for": "end", "stream": "bad"],
+                ["do": "request", "label": "next", "path": "/next?after=\(name)"],
+            ])
+            let bad = report.stream(labelled: "bad")
+            #expect(bad?.reset?.name == "PROTOCOL_ERROR" && bad?.status == nil, "\(name): \(report)")
+            #expect(report.stream(labelled: "next")?.status == 200 && report.goaway == nil && !report.closed, "\(name): \(report)")
+        }
+        #expect(stack.origin.requests(to: "/refused").isEmpty, "\(stack.origin.requests(to: "/refused"))")
+        #expect(stack.origin.requests(to: "/next").count == Self.malformed.count)
+    }
+
+    @Test func contentLengthThatDisagreesWithTheDataIsAStreamError() async throws {
+        let stack = try await HTTP2ConformanceStack.start()
+        let head = [[":method", "POST"], [":scheme", "http"], [":authority", "127.0.0.1"], [":path", "/refused?case=length"],
+                    ["content-length", "10"]]
+        for (name, body) in [("more", "0123456789ABC"), ("less", "0123")] {
+            let report = try await stack.probeFrames([
+                ["do": "headers", "label": "bad", "headers": head],
+                ["do": "data", "stream": "bad", "data": body, "end_stream": true],
+                ["do": "wait", "for": "end", "stream": "bad"],
+                ["do": "request", "label": "next", "path": "/next?after=\(name)"],
+            ])
+            // One RST_STREAM, PROTOCOL_ERROR (RFC 9113 §8.1.1), and nothing more on the stream.
+            let resets = HTTP2ConformanceStack.frames(report, stream: 1).filter { $0["name"] as? String == "RSTSTREAM" }
+            #expect(resets.map { $0["code"] as? Int } == [1], "\(name): \(HTTP2ConformanceStack.frames(report, stream: 1))")
+            let next = HTTP2ConformanceStack.frames(report, stream: 3)
+            #expect(next.contains { ($0["flags"] as? [String])?.contains("END_STREAM") == true }, "\(name): \(report)")
+            #expect(report["goaway"] is NSNull, "\(name): \(report)")
+        }
+        // The origin may have seen the head (the body streams), never a whole request.
+        #expect(stack.origin.requests(to: "/refused").isEmpty)
+        try await Deadline.poll("the records of the two refused bodies", timeout: .seconds(5)) {
+            stack.records.filter { ($0["url.path"] as? String) == "/refused" }.count == 2 ? () : nil
+        }
+        for record in stack.records where record["url.path"] as? String == "/refused" {
+            #expect(record["http2.error_code"] as? String == "PROTOCOL_ERROR" && record["error.type"] as? String == "bad_request",
+                    "\(record)")
+        }
+    }
+
+    @Test func acceptedFieldsAreTranslatedForTheHTTP1Origin() async throws {
+        let stack = try await HTTP2ConformanceStack.start()
+        let report = try await stack.probe([
+            ["do": "request", "label": "agree", "path": "/agree", "authority": "api.example:8080",
+             "extra": [["host", "API.example:8080"]]],
+            ["do": "request", "label": "cookies", "path": "/cookies", "authority": "shop.example",
+             "extra": [["cookie", "a=1"], ["x-between", "1"], ["cookie", "b=2"], ["cookie", "c=3"]]],
+            ["do": "request", "label": "te", "path": "/te", "extra": [["te", "trailers"]]],
+        ])
+        for label in ["agree", "cookies", "te"] {
+            #expect(report.stream(labelled: label)?.status == 200, "\(label): \(report)")
+        }
+        func fields(_ path: String, _ name: String) -> [String] {
+            let headers = stack.origin.requests(to: path).first?["headers"] as? [[String]] ?? []
+            return headers.filter { $0.first?.lowercased() == name }.compactMap(\.last)
+        }
+        // An agreeing Host folds into the one Host :authority becomes.
+        #expect(fields("/agree", "host") == ["api.example:8080"], "\(stack.origin.requests(to: "/agree"))")
+        #expect(fields("/cookies", "host") == ["shop.example"])
+        #expect(fields("/cookies", "cookie") == ["a=1; b=2; c=3"], "\(stack.origin.requests(to: "/cookies"))")
+        #expect(fields("/te", "te").allSatisfy { $0 == "trailers" } && stack.origin.requests(to: "/te").count == 1)
+    }
+}
