@@ -66,7 +66,8 @@ final class AdminStack: Sendable {
         // Every change is typed JSON, bodiless ones too (the admin API refuses others: CSRF).
         if method != "GET" { arguments += ["-H", "Content-Type: application/json"] }
         if let body { arguments += ["--data-binary", body] }
-        let result = try await Curl.run(arguments + [adminURL + path])
+        // Generous: a GET of thousands of rules renders a large body, slowly on a loaded runner.
+        let result = try await Curl.run(arguments + [adminURL + path], maxTime: 30)
         let text = result.text
         guard result.exitCode == 0, let newline = text.lastIndex(of: "\n"), let status = Int(text[text.index(after: newline)...]) else {
             throw TestFailure("curl \(method) \(path): exit \(result.exitCode) \(result.stderr) \(text)")

@@ -15,7 +15,7 @@ struct UpstreamHTTP2ReloadTests {
         #expect(try await TLSCurl.get(proxy.url("/echo")).status == 200)
         // A slow exchange is in flight on the old connection when the reload happens.
         async let slow = TLSCurl.get(proxy.url("/slow?chunks=2&ms=400&size=5"))
-        _ = try await first.output.waitForLine(containing: "request GET /slow", timeout: .seconds(5))
+        _ = try await first.output.waitForLine(containing: "request GET /slow", timeout: .seconds(20))
         var config = TLSProxyConfig.root(listeners: [TLSProxyConfig.plainListener],
                                          upstreams: ["o": H2UpstreamStack.h2cUpstream(port: second.port)], workers: 1)
         config["log"] = ["format": "json", "destination": "file", "path": "traffic.log"]
@@ -28,7 +28,7 @@ struct UpstreamHTTP2ReloadTests {
         // The old connection finished its stream, then said GOAWAY and closed.
         let finished = try await slow
         #expect(finished.status == 200 && finished.body == "sssssssss" + "s", "\(finished)")
-        _ = try await first.output.waitForLine(containing: "conn 1 closed", timeout: .seconds(5))
+        _ = try await first.output.waitForLine(containing: "conn 1 closed", timeout: .seconds(20))
         #expect(first.output.text.contains("conn 1 goaway 0"), "\(first.output.text)")
     }
 
@@ -38,13 +38,13 @@ struct UpstreamHTTP2ReloadTests {
         let proxy = try await H2UpstreamStack.proxy(upstream: H2UpstreamStack.h2cUpstream(port: origin.port))
         defer { proxy.kill() }
         async let slow = TLSCurl.get(proxy.url("/slow?chunks=2&ms=400&size=5"))
-        _ = try await origin.output.waitForLine(containing: "request GET /slow", timeout: .seconds(5))
+        _ = try await origin.output.waitForLine(containing: "request GET /slow", timeout: .seconds(20))
         let status = try await proxy.process.terminate()
         #expect(status == 0, "\(proxy.output.text)")
         let finished = try await slow
         #expect(finished.status == 200 && finished.body == "ssssssssss", "\(finished)")
         // Retired by the drain, the connection said GOAWAY (NO_ERROR) once its stream ended.
-        _ = try await origin.output.waitForLine(containing: "conn 1 closed", timeout: .seconds(5))
+        _ = try await origin.output.waitForLine(containing: "conn 1 closed", timeout: .seconds(20))
         #expect(origin.output.text.contains("conn 1 goaway 0"), "\(origin.output.text)")
     }
 }
