@@ -41,6 +41,8 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
     var batchDepth = 0
     /// Whether `flush` is running (events it hands out may submit more).
     var flushing = false
+    /// Whether a flush at the end of the loop's turn is pending (`flushAtTurnEnd`).
+    var flushQueued = false
     /// Reused output buffer.
     var output: [UInt8] = []
 
@@ -102,6 +104,15 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
         if batchDepth == 0 { flush() }
     }
 
+    /// Writes what the session has ready once the loop's current turn is over: the responses
+    /// of many streams' upstreams that became readable together leave in one write (one TLS
+    /// record, one system call) instead of one each.
+    func flushAtTurnEnd() {
+        guard !flushQueued, !phase.isClosed else { return }
+        flushQueued = true
+        context.loop.atTurnEnd(self)
+    }
+
     /// Frames what the streams submitted and hands it to the socket, handling the events that
     /// sending produces (streams closing, queues draining), until nothing more comes; then
     /// closes the connection if the session is done.
@@ -153,5 +164,12 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
     func armIdle() {
         guard streams.isEmpty else { return }
         deadline.arm(.clientIdle, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
+    }
+}
+
+extension HTTP2Connection: TurnEndHandler {
+    func turnDidEnd() {
+        flushQueued = false
+        flush()
     }
 }
