@@ -20,6 +20,7 @@ extension HTTP2HeaderBlock {
             guard absolute || asterisk else { throw .invalidPath }
             head.target = path
         }
+        head.headers.reserveCapacity(bytes: fields.bytes.count + (authority?.count ?? 0) + 8, fields: fields.count + 1)
         if let authority {
             guard HTTPAuthority(authority) != nil else { throw .invalidAuthority }
             try checkHostAgrees(with: authority)

@@ -6,6 +6,7 @@ extension HTTPHead {
     /// `skipping` (lowercase names the caller writes itself).
     public func http2ResponseFields(skipping: [StaticString] = []) -> HTTPHeaders {
         var out = HTTPHeaders()
+        out.reserveCapacity(bytes: headers.bytes.count + 64, fields: headers.count + 4)
         let digits = (100...999).contains(status)
             ? [UInt8(ascii: "0") + UInt8(status / 100), UInt8(ascii: "0") + UInt8(status / 10 % 10), UInt8(ascii: "0") + UInt8(status % 10)]
             : Array(String(status).utf8)
