@@ -49,6 +49,10 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
     /// Stop framing more output while the socket holds this much unsent (the streams' queues
     /// then fill and pause their upstreams).
     static let socketHighWater = 256 * 1024
+    /// Bytes framed per pass of `flush`: many streams' bodies leave in passes of this size
+    /// (each one TLS write) instead of one buffer as large as all their queues together, which
+    /// the connection would keep for its lifetime.
+    static let passLimit = 64 * 1024
 
     /// Takes over `socket` from the HTTP/1 connection that accepted it; `initial` are bytes
     /// already read (the h2c preface).
@@ -120,8 +124,8 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
         guard !flushing, !phase.isClosed else { return }
         flushing = true
         while !phase.isClosed && socket.pendingWriteBytes < Self.socketHighWater {
-            output.removeAll(keepingCapacity: true)
-            session.send(into: &output)
+            output.removeAll(keepingCapacity: output.capacity <= Self.passLimit * 2)
+            session.send(into: &output, limit: Self.passLimit)
             let events = session.takeEvents()
             if !output.isEmpty { _ = socket.write(output) }
             handle(events)
