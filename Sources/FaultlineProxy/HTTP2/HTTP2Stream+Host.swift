@@ -53,12 +53,17 @@ extension HTTP2Stream: ExchangeHost {
         connection.batchDepth += 1
     }
 
-    /// After one upstream read: what it produced is framed at the end of the loop's turn,
-    /// with what other streams' upstreams delivered in the same turn; the upstream pauses
-    /// while this stream's queue is long (the client, or the connection's socket, is slow).
+    /// After one upstream read: a small answer is framed at the end of the loop's turn, with
+    /// what other streams' upstreams delivered in the same turn; a body of a frame or more is
+    /// framed now, while its bytes are still in cache. The upstream pauses while this stream's
+    /// queue is long (the client, or the connection's socket, is slow).
     func upstreamDidDeliver(_ upstream: UpstreamConnection) {
         connection.batchDepth -= 1
-        connection.flushAtTurnEnd()
+        if session.queuedOutboundBytes(streamID: id) >= Self.immediateFlushBytes {
+            connection.flush()
+        } else {
+            connection.flushAtTurnEnd()
+        }
         if session.queuedOutboundBytes(streamID: id) > Self.outboundHighWater, let current = exchange?.upstream,
            current === upstream {
             upstreamPaused = true
