@@ -141,6 +141,9 @@ extension HTTP1Decoder {
 
     fileprivate func onMessageBegin() -> Int32 {
         head = HTTPHead()
+        // Room for a typical head: its fields arrive piece by piece, and without this the
+        // storage would regrow a few times per message.
+        head.headers.reserveCapacity(bytes: 512, fields: 16)
         inTrailers = false
         nameOpen = false
         trailers = HTTPHeaders()

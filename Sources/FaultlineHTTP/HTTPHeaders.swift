@@ -27,6 +27,13 @@ public struct HTTPHeaders: Sendable {
     /// Number of fields.
     public var count: Int { fields.count }
 
+    /// Makes room for `byteCount` bytes of field lines and `fieldCount` fields, so that a head
+    /// built field by field grows its storage once rather than a few times.
+    public mutating func reserveCapacity(bytes byteCount: Int, fields fieldCount: Int) {
+        bytes.reserveCapacity(byteCount)
+        fields.reserveCapacity(fieldCount)
+    }
+
     /// Appends a field; `name` and `value` are copied as they are.
     public mutating func add(name: some Collection<UInt8>, value: some Collection<UInt8>) {
         let start = Int32(bytes.count)
@@ -48,7 +55,9 @@ public struct HTTPHeaders: Sendable {
         let start = Int32(bytes.count)
         bytes.append(contentsOf: name)
         if lowercasingName {
-            for index in Int(start)..<bytes.count { bytes[index] = ASCII.lower(bytes[index]) }
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                for index in Int(start)..<buffer.count { buffer[index] = ASCII.lower(buffer[index]) }
+            }
         }
         let nameEnd = Int32(bytes.count)
         bytes.append(UInt8(ascii: ":"))

@@ -20,10 +20,11 @@ extension HTTP2HeaderBlock {
             guard absolute || asterisk else { throw .invalidPath }
             head.target = path
         }
+        head.headers.reserveCapacity(bytes: fields.bytes.count + (authority?.count ?? 0) + 8, fields: fields.count + 1)
         if let authority {
             guard HTTPAuthority(authority) != nil else { throw .invalidAuthority }
             try checkHostAgrees(with: authority)
-            head.headers.add(name: "host".utf8, value: authority)
+            authority.withUnsafeBytes { head.headers.add(name: HTTPHead.raw("host"), value: $0) }
         }
         appendRegularFields(to: &head, dropHost: authority != nil)
         if let index = head.headers.firstIndex(of: "content-length") {
@@ -57,7 +58,7 @@ extension HTTP2HeaderBlock {
     private func checkHostAgrees(with authority: [UInt8]) throws(HTTP2MessageViolation) {
         for index in 0..<fields.count {
             let agrees = fields.withField(index) { name, value in
-                guard ASCII.equalsIgnoringCase(name, "host") else { return true }
+                guard name.count == 4, ASCII.equalsIgnoringCase(name, "host") else { return true }
                 return authority.withUnsafeBytes { ASCII.equalsIgnoringCase(value, $0) }
             }
             if !agrees { throw .hostConflictsWithAuthority }
@@ -69,7 +70,7 @@ extension HTTP2HeaderBlock {
         var cookie: [UInt8] = []
         for index in 0..<fields.count {
             fields.withField(index) { name, value in
-                guard ASCII.equalsIgnoringCase(name, "cookie") else { return }
+                guard name.count == 6, ASCII.equalsIgnoringCase(name, "cookie") else { return }
                 if !cookie.isEmpty { cookie.append(contentsOf: "; ".utf8) }
                 cookie.append(contentsOf: value)
             }
@@ -77,9 +78,9 @@ extension HTTP2HeaderBlock {
         var cookieWritten = false
         for index in 0..<fields.count {
             fields.withField(index) { name, value in
-                if dropHost && ASCII.equalsIgnoringCase(name, "host") { return }
-                if ASCII.equalsIgnoringCase(name, "cookie") {
-                    if !cookieWritten { head.headers.add(name: name, value: cookie) }
+                if dropHost && name.count == 4 && ASCII.equalsIgnoringCase(name, "host") { return }
+                if name.count == 6 && ASCII.equalsIgnoringCase(name, "cookie") {
+                    if !cookieWritten { cookie.withUnsafeBytes { head.headers.add(name: name, value: $0) } }
                     cookieWritten = true
                     return
                 }

@@ -47,15 +47,16 @@ public struct HTTP2HeaderBlock: Sendable {
             fields.add(name: name, value: value)
             return
         }
-        if ASCII.equalsIgnoringCase(name, ":method") {
+        // The length picks the candidates: one or two comparisons instead of up to six.
+        if name.count == 7 && ASCII.equalsIgnoringCase(name, ":method") {
             method = Array(value)
-        } else if ASCII.equalsIgnoringCase(name, ":scheme") {
+        } else if name.count == 7 && ASCII.equalsIgnoringCase(name, ":scheme") {
             scheme = Array(value)
-        } else if ASCII.equalsIgnoringCase(name, ":authority") {
+        } else if name.count == 10 && ASCII.equalsIgnoringCase(name, ":authority") {
             authority = Array(value)
-        } else if ASCII.equalsIgnoringCase(name, ":path") {
+        } else if name.count == 5 && ASCII.equalsIgnoringCase(name, ":path") {
             path = Array(value)
-        } else if ASCII.equalsIgnoringCase(name, ":protocol") {
+        } else if name.count == 9 && ASCII.equalsIgnoringCase(name, ":protocol") {
             extendedProtocol = Array(value)
         } else if ASCII.equalsIgnoringCase(name, ":status") {
             // nghttp2 checks that :status is three digits; checked again before the arithmetic.

@@ -69,10 +69,11 @@ public final class HTTP2Session {
         return takeEvents()
     }
 
-    /// Appends every frame nghttp2 has ready to `output` (DATA as far as the peer's windows allow).
-    public func send(into output: inout [UInt8]) {
+    /// Appends the frames nghttp2 has ready to `output` (DATA as far as the peer's windows
+    /// allow), stopping once `output` holds `limit` bytes or more; the rest waits for the next call.
+    public func send(into output: inout [UInt8], limit: Int = .max) {
         guard let session else { return }
-        while true {
+        while output.count < limit {
             var chunk: UnsafePointer<UInt8>?
             let count = nghttp2_session_mem_send(session, &chunk)
             if count < 0 {

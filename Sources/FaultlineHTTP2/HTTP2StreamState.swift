@@ -33,10 +33,15 @@ final class HTTP2StreamState {
     /// Bytes queued and not yet framed.
     var queuedCount: Int { queue.count - queueStart }
 
-    /// Queues body bytes.
+    /// Queues body bytes. A consumed prefix is dropped here, when more bytes come, rather than
+    /// while framing: a queue that drains completely between two deliveries (the usual case)
+    /// is never moved, and one that does not is moved at most once per delivery.
     func enqueue(_ bytes: some Collection<UInt8>) {
         if queueStart == queue.count {
             queue.removeAll(keepingCapacity: true)
+            queueStart = 0
+        } else if queueStart > 65536 && queueStart * 2 > queue.count {
+            queue.removeFirst(queueStart)
             queueStart = 0
         }
         queue.append(contentsOf: bytes)
@@ -52,12 +57,8 @@ final class HTTP2StreamState {
             }
         }
         queueStart += count
-        // Compact once the consumed prefix dominates, so the array does not grow without bound.
         if queueStart == queue.count {
             queue.removeAll(keepingCapacity: true)
-            queueStart = 0
-        } else if queueStart > 65536 && queueStart * 2 > queue.count {
-            queue.removeFirst(queueStart)
             queueStart = 0
         }
         return count

@@ -28,6 +28,8 @@ public final class EventLoop: @unchecked Sendable {
     private var slots: [Slot?] = []
     private var generation: UInt32 = 0
     private var timers = TimerQueue()
+    private var turnEnd: [TurnEndHandler] = []
+    private var turnEndRunning: [TurnEndHandler] = []
     private let pending = Mutex<[@Sendable () -> Void]>([])
     private let stopRequested = Atomic<Bool>(false)
 
@@ -147,6 +149,12 @@ public final class EventLoop: @unchecked Sendable {
         timers.cancel(timer)
     }
 
+    /// Calls `handler.turnDidEnd()` once this turn's events, timers and tasks are handled
+    /// (once per call: the caller keeps itself from asking twice in one turn).
+    public func atTurnEnd(_ handler: TurnEndHandler) {
+        turnEnd.append(handler)
+    }
+
     // MARK: Cross-thread
 
     /// Runs `task` on this loop's thread; callable from any thread.
@@ -183,13 +191,25 @@ public final class EventLoop: @unchecked Sendable {
             }
             runExpiredTimers()
             runPendingTasks()
+            runTurnEnd()
         }
         // Handlers and timer callbacks hold the loop (and the objects around it) strongly:
         // dropping them once the loop has stopped ends those cycles, so a process that exits
         // after a drain leaves nothing behind for a leak checker to find.
         slots.removeAll()
+        turnEnd.removeAll()
         timers = TimerQueue()
         pending.withLock { tasks in tasks.removeAll() }
+    }
+
+    /// Calls the turn-end handlers, and those they register in turn; the two arrays swap so
+    /// that no turn allocates.
+    private func runTurnEnd() {
+        while !turnEnd.isEmpty {
+            swap(&turnEnd, &turnEndRunning)
+            for handler in turnEndRunning { handler.turnDidEnd() }
+            turnEndRunning.removeAll(keepingCapacity: true)
+        }
     }
 
     private func waitTimeout() -> Int32 {

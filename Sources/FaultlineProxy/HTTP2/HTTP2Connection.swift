@@ -41,12 +41,18 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
     var batchDepth = 0
     /// Whether `flush` is running (events it hands out may submit more).
     var flushing = false
+    /// Whether a flush at the end of the loop's turn is pending (`flushAtTurnEnd`).
+    var flushQueued = false
     /// Reused output buffer.
     var output: [UInt8] = []
 
     /// Stop framing more output while the socket holds this much unsent (the streams' queues
     /// then fill and pause their upstreams).
     static let socketHighWater = 256 * 1024
+    /// Bytes framed per pass of `flush`: many streams' bodies leave in passes of this size
+    /// (each one TLS write) instead of one buffer as large as all their queues together, which
+    /// the connection would keep for its lifetime.
+    static let passLimit = 64 * 1024
 
     /// Takes over `socket` from the HTTP/1 connection that accepted it; `initial` are bytes
     /// already read (the h2c preface).
@@ -102,6 +108,15 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
         if batchDepth == 0 { flush() }
     }
 
+    /// Writes what the session has ready once the loop's current turn is over: the responses
+    /// of many streams' upstreams that became readable together leave in one write (one TLS
+    /// record, one system call) instead of one each.
+    func flushAtTurnEnd() {
+        guard !flushQueued, !phase.isClosed else { return }
+        flushQueued = true
+        context.loop.atTurnEnd(self)
+    }
+
     /// Frames what the streams submitted and hands it to the socket, handling the events that
     /// sending produces (streams closing, queues draining), until nothing more comes; then
     /// closes the connection if the session is done.
@@ -109,8 +124,8 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
         guard !flushing, !phase.isClosed else { return }
         flushing = true
         while !phase.isClosed && socket.pendingWriteBytes < Self.socketHighWater {
-            output.removeAll(keepingCapacity: true)
-            session.send(into: &output)
+            output.removeAll(keepingCapacity: output.capacity <= Self.passLimit * 2)
+            session.send(into: &output, limit: Self.passLimit)
             let events = session.takeEvents()
             if !output.isEmpty { _ = socket.write(output) }
             handle(events)
@@ -153,5 +168,12 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
     func armIdle() {
         guard streams.isEmpty else { return }
         deadline.arm(.clientIdle, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.idleMs)
+    }
+}
+
+extension HTTP2Connection: TurnEndHandler {
+    func turnDidEnd() {
+        flushQueued = false
+        flush()
     }
 }

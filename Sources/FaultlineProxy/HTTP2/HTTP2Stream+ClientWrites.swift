@@ -98,7 +98,8 @@ extension HTTP2Stream: ExchangeClient {
     func endResponse(trailers: HTTPHeaders) {
         guard response == .streaming else { return }
         response = .ended
-        let forwarded = HTTPHead.http2Trailers(trailers.forwardableTrailers)
+        // Most responses have no trailers: no translation then.
+        let forwarded = trailers.count > 0 ? HTTPHead.http2Trailers(trailers.forwardableTrailers) : HTTPHeaders()
         session.finishBody(streamID: id, trailers: forwarded.count > 0 ? forwarded : nil)
         connection.scheduleFlush()
     }

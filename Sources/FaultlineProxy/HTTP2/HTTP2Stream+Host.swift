@@ -38,11 +38,11 @@ extension HTTP2Stream: ExchangeHost {
         connection.batchDepth += 1
     }
 
-    /// After one upstream read: frame what it produced, then pause the upstream while this
-    /// stream's queue is long (the client, or the connection's socket, is slow).
+    /// After one upstream read: frame what it produced (`flushAfterDelivery`), then pause the
+    /// upstream while this stream's queue is long (the client, or the connection's socket, is slow).
     func upstreamDidDeliver(_ upstream: UpstreamConnection) {
         connection.batchDepth -= 1
-        connection.flush()
+        flushAfterDelivery()
         if session.queuedOutboundBytes(streamID: id) > Self.outboundHighWater, exchange?.upstream?.isLeg(upstream) == true {
             upstreamPaused = true
             upstream.socket.setReading(false)
@@ -64,7 +64,7 @@ extension HTTP2Stream: ExchangeHost {
     /// As for an HTTP/1 upstream, but the pause holds the upstream stream's window shut.
     func upstreamStreamDidDeliver(_ stream: HTTP2UpstreamStream) {
         connection.batchDepth -= 1
-        connection.flush()
+        flushAfterDelivery()
         if session.queuedOutboundBytes(streamID: id) > Self.outboundHighWater, exchange?.upstream?.isLeg(stream) == true {
             upstreamPaused = true
             stream.setResponseReading(false)
@@ -73,5 +73,16 @@ extension HTTP2Stream: ExchangeHost {
 
     func upstreamStreamDidDrain(_ stream: HTTP2UpstreamStream) {
         if context.loop.now >= uploadPausedUntil { setClientReading(true) }
+    }
+
+    /// A small answer is framed at the end of the loop's turn, with what other streams'
+    /// upstreams delivered in the same turn; a body of a frame or more is framed now, while its
+    /// bytes are still in cache.
+    private func flushAfterDelivery() {
+        if session.queuedOutboundBytes(streamID: id) >= Self.immediateFlushBytes {
+            connection.flush()
+        } else {
+            connection.flushAtTurnEnd()
+        }
     }
 }

@@ -61,6 +61,9 @@ final class HTTP2Stream {
 
     /// Above this many queued response bytes the upstream socket pauses.
     static let outboundHighWater = 256 * 1024
+    /// From this many queued response bytes (one default-sized DATA frame) an upstream delivery
+    /// is framed at once instead of at the end of the loop's turn.
+    static let immediateFlushBytes = 16 * 1024
 
     init(id: Int32, connection: HTTP2Connection) {
         self.id = id
