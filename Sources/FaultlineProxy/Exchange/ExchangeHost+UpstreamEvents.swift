@@ -1,3 +1,4 @@
+import FaultlineLog
 import FaultlineHTTP
 import FaultlineIO
 
@@ -14,19 +15,12 @@ extension ExchangeHost {
 
     func upstreamDidConnect(_ upstream: UpstreamConnection) {
         guard let exchange = exchange(heldBy: upstream) else { return }
-        if let trace {
-            trace.tcpConnected = upstream.socket.tcpConnectedAt
-            trace.connected = context.loop.now
-            trace.pinResult = upstream.pinResult
-        }
-        run(exchange.machine.upstreamConnected(), on: exchange)
+        legConnected(exchange, tcpConnectedAt: upstream.socket.tcpConnectedAt, pin: upstream.pinResult)
     }
 
     func upstream(_ upstream: UpstreamConnection, didReceiveHead head: HTTPHead) {
         guard let exchange = exchange(heldBy: upstream) else { return }
-        var head = head
-        let actions = exchange.machine.responseHeadReceived(&head)
-        run(actions, on: exchange, inHand: .head(head))
+        legReceivedHead(head, exchange: exchange)
     }
 
     func upstream(_ upstream: UpstreamConnection, didReceiveBody bytes: UnsafeRawBufferPointer) {
@@ -45,13 +39,36 @@ extension ExchangeHost {
 
     func upstream(_ upstream: UpstreamConnection, didFail failure: UpstreamFailure) {
         guard let exchange = exchange(heldBy: upstream) else { return }
+        legFailed(failure, exchange: exchange)
+        run(exchange.machine.upstreamFailed(failure, attempt: exchange.facts(of: upstream)), on: exchange)
+        // A retry wrote to a fresh connection: send it now, as the end of a read pass would.
+        if self.exchange === exchange, exchange.upstream != nil { releaseUpstreamCork() }
+    }
+
+    /// The upstream leg of `exchange` connected (TCP, TLS and pins done).
+    func legConnected(_ exchange: Exchange, tcpConnectedAt: UInt64, pin: PinResult?) {
+        if let trace {
+            trace.tcpConnected = tcpConnectedAt
+            trace.connected = context.loop.now
+            trace.pinResult = pin
+        }
+        run(exchange.machine.upstreamConnected(), on: exchange)
+    }
+
+    /// A response head arrived on `exchange`'s leg.
+    func legReceivedHead(_ head: HTTPHead, exchange: Exchange) {
+        var head = head
+        let actions = exchange.machine.responseHeadReceived(&head)
+        run(actions, on: exchange, inHand: .head(head))
+    }
+
+    /// The part of a leg failure every protocol notes first: the leg is gone, a pin mismatch
+    /// and a failed handshake are recorded.
+    func legFailed(_ failure: UpstreamFailure, exchange: Exchange) {
         exchange.upstream = nil
         if let trace, case .pinMismatch = failure { trace.pinResult = .mismatch }
         if case .handshake = failure, let route = exchange.route {
             logUpstreamTLSFailure(upstream: route.upstream.name, reason: failure.message)
         }
-        run(exchange.machine.upstreamFailed(failure, attempt: exchange.facts(of: upstream)), on: exchange)
-        // A retry wrote to a fresh connection: send it now, as the end of a read pass would.
-        if self.exchange === exchange, exchange.upstream != nil { releaseUpstreamCork() }
     }
 }

@@ -65,19 +65,12 @@ extension ExchangeHost {
 
     func upstreamStreamDidConnect(_ stream: HTTP2UpstreamStream) {
         guard let exchange = exchange(heldBy: stream) else { return }
-        if let trace {
-            trace.tcpConnected = stream.connection.socket.tcpConnectedAt
-            trace.connected = context.loop.now
-            trace.pinResult = stream.connection.lifecycle.pin
-        }
-        run(exchange.machine.upstreamConnected(), on: exchange)
+        legConnected(exchange, tcpConnectedAt: stream.connection.socket.tcpConnectedAt, pin: stream.connection.lifecycle.pin)
     }
 
     func upstreamStream(_ stream: HTTP2UpstreamStream, didReceiveHead head: HTTPHead) {
         guard let exchange = exchange(heldBy: stream) else { return }
-        var head = head
-        let actions = exchange.machine.responseHeadReceived(&head)
-        run(actions, on: exchange, inHand: .head(head))
+        legReceivedHead(head, exchange: exchange)
     }
 
     func upstreamStream(_ stream: HTTP2UpstreamStream, didReceiveBody bytes: UnsafeRawBufferPointer) {
@@ -96,11 +89,7 @@ extension ExchangeHost {
 
     func upstreamStream(_ stream: HTTP2UpstreamStream, didFail failure: UpstreamFailure) {
         guard let exchange = exchange(heldBy: stream) else { return }
-        exchange.upstream = nil
-        if let trace, case .pinMismatch = failure { trace.pinResult = .mismatch }
-        if case .handshake = failure, let route = exchange.route {
-            logUpstreamTLSFailure(upstream: route.upstream.name, reason: failure.message)
-        }
+        legFailed(failure, exchange: exchange)
         let facts = UpstreamAttemptFacts(reused: stream.connectionWasOpen, sawResponseBytes: stream.sawResponseHead,
                                          sentNothing: stream.sentNothing, replayable: exchange.replayBody != nil)
         // Noted before the machine runs (the record may be written as it ends the exchange),
