@@ -8,15 +8,12 @@ extension LoopContext {
         let now = loop.now
         let started = exchange.startedAt
         let elapsed = started > 0 && now > started ? now - started : 0
-        let route = exchange.route
-        metrics.record(routeIndex: route?.index ?? -1, routeName: route?.name ?? "", status: exchange.clientStatus,
-                       nanoseconds: elapsed)
-        guard let route, let failure = exchange.machine.failure?.error else { return }
-        switch failure {
-        case .upstreamConnect: state.metrics.upstreamFailed(route.upstream.name, tls: false)
-        case .upstreamTLS: state.metrics.upstreamFailed(route.upstream.name, tls: true)
-        default: break
-        }
+        // Field by field: a copy of the whole route would retain every reference it holds.
+        metrics.record(routeIndex: exchange.route?.index ?? -1, routeName: exchange.route?.name ?? "",
+                       status: exchange.clientStatus, nanoseconds: elapsed)
+        guard let failure = exchange.machine.failure?.error, failure == .upstreamConnect || failure == .upstreamTLS,
+              let upstream = exchange.route?.upstream.name else { return }
+        state.metrics.upstreamFailed(upstream, tls: failure == .upstreamTLS)
     }
 
     /// Publishes the idle connections of this loop's pool per configured upstream; from the
