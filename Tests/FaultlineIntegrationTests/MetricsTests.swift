@@ -16,7 +16,9 @@ struct MetricsTests {
     private struct Stack {
         let proxy: TLSProxy
         let adminPort: Int
-        let origins: [Any]
+        /// Held so the origins live as long as the proxy.
+        let tlsOrigin: TLSOriginProcess
+        let demo: OriginProcess
     }
 
     /// Two loops (so shards add up), an h2c listener, and one upstream per outcome.
@@ -40,7 +42,7 @@ struct MetricsTests {
         ]
         let proxy = try await TLSProxy.start(TLSProxyConfig.root(
             listeners: [["address": "127.0.0.1:0", "h2c": true]], upstreams: upstreams, routes: routes, workers: 2))
-        return Stack(proxy: proxy, adminPort: try proxy.requireAdminPort(), origins: [tlsOrigin, demo])
+        return Stack(proxy: proxy, adminPort: try proxy.requireAdminPort(), tlsOrigin: tlsOrigin, demo: demo)
     }
 
     @Test func knownTrafficGivesExactCountsThatTheParserAccepts() async throws {
@@ -108,11 +110,11 @@ struct MetricsTests {
         #expect(try await TLSCurl.get(proxy.url("/users/1")).status == 503)
         #expect(try await TLSCurl.get(proxy.url("/dead/1")).status == 502)
         let client = try RawClient(port: proxy.port)
+        defer { client.close() }
         let open = try await MetricsScrape.read(adminPort: stack.adminPort, until: "one active connection") {
             $0.value("faultline_active_connections") == 1
         }
         #expect(open.value("faultline_active_connections") == 1)
-        _ = client
 
         // A rule added in front renumbers every route: counts stay with their names.
         let rule = #"{"name": "extra", "match": {"path_prefix": "/extra"}, "upstream": "demo", "position": "start"}"#

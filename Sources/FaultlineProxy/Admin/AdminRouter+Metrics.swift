@@ -1,5 +1,6 @@
 /// `GET /metrics`: the Prometheus text exposition format 0.0.4 (docs/metrics.md).
 extension AdminRouter {
+    /// The metrics now, rendered (`MetricsRenderer`).
     func metrics() -> AdminResponse {
         var metrics = server.metricsSnapshot()
         // Sessions report here once the proxy keeps them: `metrics.sessionsActive` from their

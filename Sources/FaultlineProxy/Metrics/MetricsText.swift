@@ -9,6 +9,7 @@ struct MetricsText {
         case counter, gauge, histogram
     }
 
+    /// What has been written so far.
     private(set) var text = ""
 
     /// Starts the family `name`.

@@ -16,6 +16,7 @@ struct RouteTraffic: Equatable {
     /// Requests that ended (every status, "other" and "none" included).
     var count = 0
 
+    /// No traffic yet for the route `name`.
     init(name: String) {
         self.name = name
     }
