@@ -9,7 +9,8 @@
 #                               h2 scenarios need; h2load comes with nghttp2-client)
 #
 # python3-h2 (the `h2` package for /usr/bin/python3) drives the HTTP/2 conformance tools
-# Tests/Scripts/h2probe.py and Tests/Scripts/h2origin.py.
+# Tests/Scripts/h2probe.py and Tests/Scripts/h2origin.py; python3-prometheus-client parses
+# GET /metrics in the metrics tests.
 set -euo pipefail
 
 bench=0
@@ -24,7 +25,7 @@ for arg in "$@"; do
 done
 
 packages=(libssl-dev libnghttp2-dev node-llhttp pkg-config curl python3
-          python3-h2 nghttp2-client openssl ca-certificates)
+          python3-h2 python3-prometheus-client nghttp2-client openssl ca-certificates)
 if [[ $bench -eq 1 ]]; then
   packages+=(nginx-light haproxy wrk)
 fi

@@ -253,7 +253,7 @@ final class AdminConnection: StreamSocketDelegate {
         HTTP1Encoder.appendStatusLine(status: response.status, reason: [], into: &out)
         // A 204 has neither body nor Content-Length (RFC 9110 §8.6).
         if response.status != 204 {
-            HTTP1Encoder.appendField("Content-Type", "application/json".utf8, into: &out)
+            HTTP1Encoder.appendField("Content-Type", response.contentType.utf8, into: &out)
             HTTP1Encoder.appendField("Content-Length", decimal: UInt64(response.body.count), into: &out)
         }
         let staying = keepAlive && !closeAfter

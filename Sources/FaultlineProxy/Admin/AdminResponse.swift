@@ -1,9 +1,11 @@
 import Foundation
 
-/// A JSON answer of the admin API.
+/// An answer of the admin API: JSON, but for `GET /metrics`.
 struct AdminResponse: Sendable {
     let status: Int
     let body: [UInt8]
+    /// The body's media type.
+    var contentType = "application/json"
 
     /// `value` encoded as JSON: sorted keys (so answers are stable for diffs and tests),
     /// indented, slashes as they are, and a final newline.

@@ -29,6 +29,11 @@ final class Exchange {
     /// nil once they outgrow `replayLimit` (such a request is never retried).
     private(set) var replayBody: [UInt8]? = []
     static let replayLimit = 64 * 1024
+    /// When the request head arrived (the loop's monotonic nanoseconds), set by the adapter
+    /// that starts the exchange: what `GET /metrics` measures durations from, logs on or off.
+    var startedAt: UInt64 = 0
+    /// The final status the client got (nil while it got none: a reset, a close, garbage).
+    var clientStatus: Int?
 
     private let decision: FaultDecision?
 

@@ -111,7 +111,9 @@ extension ExchangeHost {
         case .writeInterimHead:
             if case .head(let head) = inHand { writeInterimHead(head, exchange: exchange) }
         case .writeResponseHead(let shape):
-            if case .head(let head) = inHand { writeResponseHead(head, shape: shape, exchange: exchange) }
+            guard case .head(let head) = inHand else { return }
+            exchange.clientStatus = head.status
+            writeResponseHead(head, shape: shape, exchange: exchange)
         case .startPacer:
             startPacer(exchange.machine.pacerSettings, exchange: exchange)
         case .forwardResponseBody(let part):
@@ -119,14 +121,17 @@ extension ExchangeHost {
         case .endResponseBody(let chunked):
             endResponseBody(chunked: chunked, exchange: exchange)
         case .writeLocalResponse:
-            if case .local(let response) = exchange.machine.answer { writeLocalResponse(response, exchange: exchange) }
+            guard case .local(let response) = exchange.machine.answer else { return }
+            exchange.clientStatus = response.status
+            writeLocalResponse(response, exchange: exchange)
         case .writeFaultResponse:
-            if case .fault(let status, let keepAlive) = exchange.machine.answer {
-                writeFaultResponse(status, keepAlive: keepAlive, exchange: exchange)
-            }
+            guard case .fault(let status, let keepAlive) = exchange.machine.answer else { return }
+            exchange.clientStatus = status.code
+            writeFaultResponse(status, keepAlive: keepAlive, exchange: exchange)
         case .writeGarbage:
             writeGarbage()
         case .writeBadChunkFraming:
+            exchange.clientStatus = 200
             writeBadChunkFraming(exchange: exchange)
         case .startTunnel:
             startTunnel(exchange: exchange)

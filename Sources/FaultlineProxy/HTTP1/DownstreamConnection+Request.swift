@@ -93,6 +93,7 @@ extension DownstreamConnection {
         if let origin = received.originFormTarget { head.target = origin }
         let starter = ExchangeStarter(snapshot: snapshot, clientIP: clientIP, scheme: scheme)
         let exchange = starter.start(head, trace: trace, mayKeepAlive: !draining && !context.draining)
+        exchange.startedAt = context.loop.now
         phase = .exchange(exchange)
         run(exchange.machine.requestHeadReceived(), on: exchange)
     }

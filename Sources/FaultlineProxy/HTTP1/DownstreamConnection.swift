@@ -184,6 +184,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// mid-message) and stopping its timers.
     func cancelExchange() {
         guard let exchange else { return }
+        context.exchangeEnded(exchange)
         exchange.cancel(on: context.loop)
         phase = .idle
     }

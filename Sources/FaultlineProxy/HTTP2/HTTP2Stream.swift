@@ -102,6 +102,7 @@ final class HTTP2Stream {
         let trace = startTrace(head)
         let starter = ExchangeStarter(snapshot: snapshot, clientIP: connection.clientIP, scheme: connection.scheme)
         let exchange = starter.start(head, trace: trace, mayKeepAlive: true)
+        exchange.startedAt = context.loop.now
         phase = .exchange(exchange)
         run(exchange.machine.requestHeadReceived(), on: exchange)
         releaseUpstreamCork()
@@ -135,6 +136,7 @@ final class HTTP2Stream {
     func requestTrailersRefused(_ refusal: HTTP2Refusal) {
         trace?.fail(.badRequest, "bad request: \(refusal.description)")
         if response == .notStarted {
+            exchange?.clientStatus = 431
             writeLocalResponse(LocalResponse(status: 431, message: "Request Header Fields Too Large", keepAlive: true),
                                exchange: exchange)
         } else {
@@ -190,7 +192,10 @@ final class HTTP2Stream {
 
     /// Drops the exchange (timers, pacer, an upstream still attached) and writes its record.
     func endExchange() {
-        if let exchange { exchange.cancel(on: context.loop) }
+        if let exchange {
+            context.exchangeEnded(exchange)
+            exchange.cancel(on: context.loop)
+        }
         phase = .finished
         deadline.disarm()
         endTrace()

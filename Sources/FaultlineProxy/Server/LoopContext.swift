@@ -19,12 +19,15 @@ final class LoopContext: @unchecked Sendable {
             pool.retainOnly(keys)
             http2Upstreams.retainOnly(keys)
             if snapshot.http2Settings != oldValue.http2Settings { reannounceHTTP2Settings() }
+            rebaseMetrics(on: snapshot)
         }
     }
     /// Idle upstream connections.
     let pool = UpstreamPool()
     /// HTTP/2 upstream connections (`protocol: h2` or `h2c`), shared by this loop's exchanges.
     let http2Upstreams = HTTP2UpstreamRegistry()
+    /// This loop's request counts, latencies and pool sizes for `GET /metrics`.
+    let metrics: LoopMetrics
     /// Whether the process is draining: no keep-alive, no new connections.
     private(set) var draining = false
 
@@ -37,7 +40,9 @@ final class LoopContext: @unchecked Sendable {
         self.loop = loop
         self.state = state
         self.snapshot = snapshot
+        metrics = LoopMetrics(routes: snapshot.config.routes.map(\.name))
         pool.retainOnly(Self.poolKeys(of: snapshot))
+        state.metrics.register(metrics)
     }
 
     /// The pool keys (address and TLS settings) of every upstream `snapshot` configures.
@@ -125,6 +130,7 @@ final class LoopContext: @unchecked Sendable {
         }
         pool.closeExpired(now: now)
         http2Upstreams.closeIdle(now: now)
+        publishIdleConnections()
         scheduleSweep()
     }
 }

@@ -15,6 +15,8 @@ final class ProxyServerState: Sendable {
     let pinStatus = PinStatusBoard()
     /// HTTP/2 connection, stream and reset counts (see `ProxyServerState+HTTP2Counters`).
     let http2Counters = HTTP2Counters()
+    /// What `GET /metrics` reads besides the above: the loops' shards and per-upstream events.
+    let metrics = ProxyMetrics()
     /// Where notable events go (the executable prints them).
     private let eventSink: @Sendable (ProxyEvent) -> Void
 

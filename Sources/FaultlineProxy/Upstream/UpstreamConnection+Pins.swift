@@ -27,6 +27,7 @@ extension UpstreamConnection {
         }
         let check = PinEnforcement.evaluate(pins, security: security, session: session, address: address)
         state.pinStatus.record(check.observation)
+        state.metrics.pinChecked(upstream: security.upstreamName, live: check.verdict, candidatePassed: check.observation.candidatePassed)
         for event in check.events { state.events(event) }
         let log = state.snapshot.log
         if log.pinEvents {

@@ -42,6 +42,11 @@ final class UpstreamPool {
         return nil
     }
 
+    /// How many connections to `address` made with `security` wait here (for `GET /metrics`).
+    func idleCount(_ address: SocketAddress, security: UpstreamSecurity?) -> Int {
+        entries.first { $0.key.matches(address, security) }?.idle.count ?? 0
+    }
+
     /// Ends the exchange of `connection`: it waits here for at most `idleMilliseconds` if it
     /// is reusable, its key is still configured and the pool for its key holds fewer than
     /// `maxIdle`; otherwise it is closed.

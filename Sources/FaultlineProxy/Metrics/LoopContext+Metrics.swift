@@ -1,0 +1,36 @@
+/// What the loop reports to `GET /metrics`: each exchange as it ends, its pools as it sweeps.
+extension LoopContext {
+    /// Counts an exchange that just ended, however it ended (completed, refused, failed, cut):
+    /// its route, the status its client got and its duration, from `Exchange.startedAt` to
+    /// now; and its upstream's connect or TLS error, if that is how it failed. Call once per
+    /// exchange, as its adapter drops it.
+    func exchangeEnded(_ exchange: Exchange) {
+        let now = loop.now
+        let started = exchange.startedAt
+        let elapsed = started > 0 && now > started ? now - started : 0
+        // Field by field: a copy of the whole route would retain every reference it holds.
+        metrics.record(routeIndex: exchange.route?.index ?? -1, routeName: exchange.route?.name ?? "",
+                       status: exchange.clientStatus, nanoseconds: elapsed)
+        guard let failure = exchange.machine.failure?.error, failure == .upstreamConnect || failure == .upstreamTLS,
+              let upstream = exchange.route?.upstream.name else { return }
+        state.metrics.upstreamFailed(upstream, tls: failure == .upstreamTLS)
+    }
+
+    /// Publishes the idle connections of this loop's pool per configured upstream; from the
+    /// sweep, so a scrape never waits for a loop.
+    func publishIdleConnections() {
+        let snapshot = self.snapshot
+        let idle = snapshot.config.upstreams.map { upstream -> (upstream: String, count: Int) in
+            guard let address = snapshot.address(ofUpstream: upstream.name) else { return (upstream.name, 0) }
+            return (upstream.name, pool.idleCount(address, security: snapshot.security(ofUpstream: upstream.name)))
+        }
+        metrics.publishIdle(idle)
+    }
+
+    /// The loop took `snapshot`: request counts follow route names, and upstream events of
+    /// upstreams it no longer configures are dropped.
+    func rebaseMetrics(on snapshot: ConfigSnapshot) {
+        metrics.rebase(routes: snapshot.config.routes.map(\.name))
+        state.metrics.retainUpstreams(Set(snapshot.config.upstreams.map(\.name)))
+    }
+}

@@ -1,0 +1,40 @@
+import FaultlineConfig
+
+/// Everything one `GET /metrics` answer shows, gathered at one moment
+/// (`ProxyServerState.metricsSnapshot()`), then rendered by `MetricsRenderer`.
+struct MetricsSnapshot {
+    /// The fault counters of one rule set: `global` for the proxy's rules, `session` for
+    /// sessions' rules (added by whoever owns the sessions; every session's rows in one
+    /// scope, summed by rule and fault name, so no session id becomes a label).
+    struct FaultScope {
+        let scope: String
+        let stats: [FaultStats]
+    }
+
+    /// One configured upstream's events and idle pool.
+    struct Upstream {
+        let name: String
+        let events: UpstreamEvents
+        /// Idle HTTP/1 connections across the loops' pools.
+        let idleConnections: Int
+    }
+
+    /// Requests per route: the configured routes in order, other names, then unrouted ("").
+    var routes: [RouteTraffic]
+    /// Exchanges no route row was left for (`RouteMetricsTable.maxExtraRows`).
+    var untrackedRequests: Int
+    /// Fault counters per scope.
+    var faults: [FaultScope]
+    /// The running configuration's upstreams, in configuration order.
+    var upstreams: [Upstream]
+    /// Client connections open now.
+    var activeConnections: Int
+    /// Live sessions; set by the admin router (0 while nothing reports sessions).
+    var sessionsActive = 0
+    /// The HTTP/2 counters of `GET /stats`.
+    var http2: HTTP2Counters.Counts
+    /// The running configuration's generation (1 at start, +1 per reload or rule change).
+    var configGeneration: Int
+    /// `FaultlineVersion.current`.
+    var version: String
+}
