@@ -22,10 +22,13 @@ struct SessionTests {
         #expect(a != b)
         try await stack.addRule(a, Self.ruleA)
         try await stack.addRule(b, Self.ruleB)
-        let count = 12
-        async let statusesA = Self.run(stack, session: a, count: count)
-        async let statusesB = Self.run(stack, session: b, count: count)
-        async let statusesPlain = Self.run(stack, session: nil, count: count)
+        // Each client sends its requests one after the other on a keep-alive connection, the
+        // three clients at once (two event loops), so session and plain requests interleave.
+        let count = 40
+        let paths = Array(repeating: "/users/1", count: count)
+        async let statusesA = stack.statusesOnOneConnection(paths, session: a)
+        async let statusesB = stack.statusesOnOneConnection(paths, session: b)
+        async let statusesPlain = stack.statusesOnOneConnection(paths, session: nil)
         let (seenA, seenB, seenPlain) = try await (statusesA, statusesB, statusesPlain)
         #expect(seenA == [503, 503, 503] + Array(repeating: 200, count: count - 3))
         #expect(seenB == [429, 200, 429] + Array(repeating: 200, count: count - 3))
@@ -37,6 +40,7 @@ struct SessionTests {
         #expect(journalA.map { $0["status"] as? Int } == seenA.map { $0 })
         #expect(journalA.map { $0["seq"] as? Int } == (1...count).map { $0 })
         #expect(journalA.filter { !(($0["faults"] as? [String]) ?? []).isEmpty }.count == 3)
+        #expect(journalA.map { $0["attempt"] as? Int } == (1...count).map { $0 })
         let journalB = try await stack.journal("/sessions/\(b)/requests").entries
         #expect(journalB.count == count)
         #expect(journalB.allSatisfy { $0["session"] as? String == b })
@@ -52,12 +56,6 @@ struct SessionTests {
         #expect(stats?["matched"] as? Int == count)
         #expect(stats?["fired"] as? Int == 3)
         #expect(shownA.json["requests"] as? Int == count)
-    }
-
-    private static func run(_ stack: SessionStack, session: String?, count: Int) async throws -> [Int] {
-        var statuses: [Int] = []
-        for _ in 0..<count { statuses.append(try await stack.request("/users/1", session: session).status) }
-        return statuses
     }
 
     @Test func theSessionHeaderNeverReachesTheOrigin() async throws {
