@@ -37,6 +37,19 @@ struct SessionJournalTests {
         #expect(entries.allSatisfy { ($0["duration_ms"] as? Double ?? -1) >= 0 })
     }
 
+    @Test func aRequestThatGotNoResponseHasANullStatusAndAnError() async throws {
+        let stack = try await SessionStack.start()
+        defer { stack.stop() }
+        let id = try await stack.createSession()
+        try await stack.addRule(id, #"{"name": "cut", "match": {"path": "/json"}, "faults": [{"reset": {}}]}"#)
+        _ = try? await stack.request("/json", session: id)
+        let entries = try await stack.journal("/sessions/\(id)/requests").entries
+        #expect(entries.count == 1)
+        #expect(entries.first?["status"] is NSNull)
+        #expect(entries.first?["error"] is String)
+        #expect(entries.first?["faults"] as? [String] == ["cut/reset"])
+    }
+
     @Test func filtersSelectByRoutePathMethodStatusAndLimit() async throws {
         let stack = try await SessionStack.start()
         defer { stack.stop() }
