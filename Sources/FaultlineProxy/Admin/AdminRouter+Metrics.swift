@@ -1,11 +1,13 @@
 /// `GET /metrics`: the Prometheus text exposition format 0.0.4 (docs/metrics.md).
 extension AdminRouter {
-    /// The metrics now, rendered (`MetricsRenderer`).
+    /// The metrics now, rendered (`MetricsRenderer`). Live sessions are counted after a sweep,
+    /// and their rules' fault counters are summed by rule and fault name under `scope="session"`.
     func metrics() -> AdminResponse {
         var metrics = server.metricsSnapshot()
-        // Sessions report here once the proxy keeps them: `metrics.sessionsActive` from their
-        // registry, and their rules' fault counters as `FaultScope(scope: "session", ...)`.
-        metrics.sessionsActive = 0
+        let sessions = server.sessions.all(now: MonotonicClock.nanoseconds())
+        metrics.sessionsActive = sessions.count
+        metrics.faults.append(MetricsSnapshot.FaultScope(scope: "session",
+                                                         stats: sessions.flatMap { $0.ruleSet.decider.stats() }))
         return AdminResponse(status: 200, body: Array(MetricsRenderer.render(metrics).utf8), contentType: MetricsText.contentType)
     }
 }

@@ -4,10 +4,18 @@ import FaultlineLog
 /// The exchange's log record: started when a request head arrives (or fails to parse),
 /// filled in as the exchange runs, written once when it ends, however it ends.
 extension DownstreamConnection {
-    /// Starts the record of a request (nil: it could not be parsed); nil when no record is kept.
+    /// Starts the record of a request (nil: it could not be parsed); nil when no record is
+    /// kept (neither the log, the HAR capture, the global journal nor a session wants one).
     @discardableResult
-    func startTrace(_ head: HTTPHead?, log: TrafficLog) -> ExchangeTrace? {
-        trace = ExchangeTrace.start(head, log: log, scheme: scheme, now: context.loop.now)
+    func startTrace(_ head: HTTPHead?, log: TrafficLog, inSession: Bool = false) -> ExchangeTrace? {
+        let trace = ExchangeTrace.start(head, log: log, scheme: scheme, now: context.loop.now,
+                                        journaled: inSession || context.state.journal.isOn)
+        requestsBegun += 1
+        if let trace {
+            trace.attempt = requestsBegun
+            trace.connection = number
+        }
+        self.trace = trace
         return trace
     }
 
@@ -23,8 +31,7 @@ extension DownstreamConnection {
     func endTrace() {
         guard let trace else { return }
         self.trace = nil
-        let record = trace.record(policy: trace.log.policy, client: (clientIP, clientPort), now: context.loop.now)
-        trace.log.write(exchange: record)
+        trace.finish(client: (clientIP, clientPort), now: context.loop.now, state: context.state)
     }
 
     /// A record of its own for a client whose TLS handshake failed (`log.tls_events`).

@@ -5,12 +5,17 @@ import FaultlineLog
 /// once when its exchange ends, however it ends.
 extension HTTP2Stream {
     /// Starts the record of a request (nil head: it could not be translated); nil when no
-    /// record is kept.
+    /// record is kept (neither the log, the HAR capture, the global journal nor a session wants one).
     @discardableResult
-    func startTrace(_ head: HTTPHead?) -> ExchangeTrace? {
+    func startTrace(_ head: HTTPHead?, inSession: Bool = false) -> ExchangeTrace? {
         let trace = ExchangeTrace.start(head, log: context.snapshot.log, scheme: connection.scheme, now: context.loop.now,
-                                        clientProtocol: .http2)
-        trace?.http2StreamID = id
+                                        clientProtocol: .http2, journaled: inSession || context.state.journal.isOn)
+        connection.streamsBegun += 1
+        if let trace {
+            trace.http2StreamID = id
+            trace.attempt = connection.streamsBegun
+            trace.connection = connection.number
+        }
         self.trace = trace
         return trace
     }
@@ -25,7 +30,6 @@ extension HTTP2Stream {
     func endTrace() {
         guard let trace else { return }
         self.trace = nil
-        let record = trace.record(policy: trace.log.policy, client: (connection.clientIP, connection.clientPort), now: context.loop.now)
-        trace.log.write(exchange: record)
+        trace.finish(client: (connection.clientIP, connection.clientPort), now: context.loop.now, state: context.state)
     }
 }

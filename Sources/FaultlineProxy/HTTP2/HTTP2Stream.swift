@@ -99,9 +99,12 @@ final class HTTP2Stream {
             return
         }
         let snapshot = context.snapshot
-        let trace = startTrace(head)
-        let starter = ExchangeStarter(snapshot: snapshot, clientIP: connection.clientIP, scheme: connection.scheme)
-        let exchange = starter.start(head, trace: trace, mayKeepAlive: true)
+        let sessions = context.state.sessions
+        let membership = SessionMembership(head, clientIP: connection.clientIP, sessions: sessions, now: context.loop.now)
+        let trace = startTrace(head, inSession: membership.session != nil)
+        let starter = ExchangeStarter(snapshot: snapshot, clientIP: connection.clientIP, scheme: connection.scheme,
+                                      sessions: sessions, now: context.loop.now)
+        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: true)
         exchange.startedAt = context.loop.now
         phase = .exchange(exchange)
         run(exchange.machine.requestHeadReceived(), on: exchange)

@@ -131,6 +131,7 @@ final class LoopContext: @unchecked Sendable {
         pool.closeExpired(now: now)
         http2Upstreams.closeIdle(now: now)
         publishIdleConnections()
+        state.sessions.sweepIfDue(now: now)
         scheduleSweep()
     }
 }
