@@ -61,6 +61,11 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Sends SIGTERM without waiting, so that several children wind down together.
+    func requestTermination() {
+        if process.isRunning { process.terminate() }
+    }
+
     /// SIGTERM, then SIGKILL when the child is still running after `grace`; returns once
     /// it has exited (blocking: it runs from `stop()` and `deinit`).
     func terminate(grace: Duration = .seconds(3)) {
