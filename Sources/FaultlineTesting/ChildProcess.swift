@@ -27,6 +27,7 @@ final class ChildProcess: @unchecked Sendable {
         } catch {
             throw FaultlineError.launchFailed(reason: "cannot run \(commandLine): \(error)", output: "")
         }
+        ChildRegistry.add(process.processIdentifier)
         // The child holds its own copy of the write end; ours must close for end of file.
         try? pipe.fileHandleForWriting.close()
         output.startReading(pipe.fileHandleForReading)
@@ -69,6 +70,7 @@ final class ChildProcess: @unchecked Sendable {
     /// SIGTERM, then SIGKILL when the child is still running after `grace`; returns once
     /// it has exited (blocking: it runs from `stop()` and `deinit`).
     func terminate(grace: Duration = .seconds(3)) {
+        defer { if !process.isRunning { ChildRegistry.remove(process.processIdentifier) } }
         guard process.isRunning else { return }
         process.terminate()
         if waitForExit(within: grace) { return }
