@@ -12,6 +12,8 @@ let package = Package(
     name: "Faultline",
     products: [
         .executable(name: "faultline", targets: ["faultline"]),
+        // Drives the binary from XCTest and Swift Testing: launch, sessions, rules, the journal.
+        .library(name: "FaultlineTesting", targets: ["FaultlineTesting"]),
     ],
     targets: [
         // C at the edge: system headers and libraries, imported privately by one module each.
@@ -43,6 +45,9 @@ let package = Package(
                           dependencies: ["FaultlineProxy", "FaultlineDemoOrigin", "FaultlineConfig", "FaultlineIO", "FaultlineTLS", "FaultlineLog"],
                           swiftSettings: strict),
 
+        // A client of the binary (processes and the admin API), not of its code: Foundation only.
+        .target(name: "FaultlineTesting", swiftSettings: strict),
+
         // Helpers every test target shares: temporary directories, processes, sockets, clients.
         .target(name: "FaultlineTestSupport", dependencies: ["COpenSSL"], path: "Tests/FaultlineTestSupport", swiftSettings: strict),
         .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
@@ -55,6 +60,7 @@ let package = Package(
         .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog", "FaultlineTestSupport"], swiftSettings: strict),
         // Depends on the executable so that building the tests builds the binary they run.
         .testTarget(name: "FaultlineIntegrationTests", dependencies: ["faultline", "URLSessionProbe", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineTestingTests", dependencies: ["FaultlineTesting", "faultline", "FaultlineTestSupport"], swiftSettings: strict),
         // URLSession in a process of its own, run by the tests inside a private trust store.
         .executableTarget(name: "URLSessionProbe", path: "Tests/URLSessionProbe", swiftSettings: strict),
     ]

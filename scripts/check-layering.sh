@@ -10,6 +10,7 @@
 #   2  FaultlineConfig, FaultlineDemoOrigin
 #   3  FaultlineProxy
 #   4  faultline (the CLI)
+#   4  FaultlineTesting (the test library: a client of the binary, so it imports no Faultline module)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -18,11 +19,13 @@ declare -A layer=(
   [FaultlineTLS]=1 [FaultlineLog]=1 [FaultlineHTTP2]=1
   [FaultlineConfig]=2 [FaultlineDemoOrigin]=2
   [FaultlineProxy]=3
-  [faultline]=4
+  [faultline]=4 [FaultlineTesting]=4
 )
 c_modules='CLinux|CLLHTTP|COpenSSL|CNghttp2'
 # Modules that may not import a C module at all, not even privately.
-no_c=(faultline FaultlineDemoOrigin)
+no_c=(faultline FaultlineDemoOrigin FaultlineTesting)
+# Modules that talk to the binary from outside and may import no module of the table at all.
+no_faultline=(FaultlineTesting)
 
 failures=0
 fail() {
@@ -52,6 +55,9 @@ for dir in Sources/*/; do
       [[ $statement =~ ^[[:space:]]*private[[:space:]]+import[[:space:]] ]] \
         || fail "$where: a C module must be imported with \`private import\`"
     elif [[ -n ${layer[$imported]+set} ]]; then
+      for client in "${no_faultline[@]}"; do
+        [[ $module == "$client" ]] && fail "$where: $module is a client of the binary and may not import $imported"
+      done
       (( ${layer[$imported]} < ${layer[$module]} )) \
         || fail "$where: $module (layer ${layer[$module]}) may not import $imported (layer ${layer[$imported]})"
     fi
@@ -68,7 +74,7 @@ while IFS= read -r problem; do
 done < <(swift package dump-package | python3 -c '
 import json, re, sys
 layers = dict(line.split("=") for line in sys.argv[1].split())
-c_modules, no_c = re.compile(sys.argv[2]), sys.argv[3].split()
+c_modules, no_c, no_faultline = re.compile(sys.argv[2]), sys.argv[3].split(), sys.argv[4].split()
 for target in json.load(sys.stdin)["targets"]:
     name = target["name"]
     if name not in layers: continue
@@ -76,9 +82,11 @@ for target in json.load(sys.stdin)["targets"]:
         used = (dependency.get("byName") or dependency.get("target") or dependency.get("product") or [""])[0]
         if c_modules.fullmatch(used):
             if name in no_c: print(f"{name} may not depend on the C module {used}")
+        elif used in layers and name in no_faultline:
+            print(f"{name} is a client of the binary and may not depend on {used}")
         elif used in layers and int(layers[used]) >= int(layers[name]):
             print(f"{name} (layer {layers[name]}) may not depend on {used} (layer {layers[used]})")
-' "$layers" "$c_modules" "${no_c[*]}")
+' "$layers" "$c_modules" "${no_c[*]}" "${no_faultline[*]}")
 
 if [[ $failures -gt 0 ]]; then
   echo "check-layering: $failures violation(s)" >&2

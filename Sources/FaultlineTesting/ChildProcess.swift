@@ -1,0 +1,81 @@
+import Foundation
+
+/// One child started by `launch` (the proxy or its demo origin): started with its output
+/// collected, waited for until it prints its listening lines, and terminated (SIGTERM,
+/// then SIGKILL after a grace period) when no longer needed.
+final class ChildProcess: @unchecked Sendable {
+    // Unchecked: `Process` is not Sendable; it is configured before `run()` and afterwards
+    // only asked `isRunning`, `processIdentifier` and `terminate()`, which it makes safe.
+    private let process: Process
+    let output = ProcessOutput()
+    /// The command, for messages.
+    let commandLine: String
+
+    /// Starts `executable` with `arguments` in `directory`.
+    init(executable: String, arguments: [String], directory: URL) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardInput = FileHandle.nullDevice
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        commandLine = ([executable] + arguments).joined(separator: " ")
+        do {
+            try process.run()
+        } catch {
+            throw FaultlineError.launchFailed(reason: "cannot run \(commandLine): \(error)", output: "")
+        }
+        // The child holds its own copy of the write end; ours must close for end of file.
+        try? pipe.fileHandleForWriting.close()
+        output.startReading(pipe.fileHandleForReading)
+    }
+
+    /// The child's process id.
+    var pid: Int32 { process.processIdentifier }
+
+    /// Waits until a line starting with each prefix has been printed; returns the address
+    /// after each prefix, in order. Throws `launchFailed` with the output when the child
+    /// exits first or `timeout` passes.
+    func waitForLines(_ prefixes: [String], timeout: Duration) async throws -> [String] {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            let found = prefixes.compactMap { output.address(after: $0) }
+            if found.count == prefixes.count { return found }
+            if !process.isRunning {
+                // Let the reader collect the last words before quoting them.
+                try? await Task.sleep(for: .milliseconds(50))
+                throw FaultlineError.launchFailed(reason: "\(commandLine) exited with status \(process.terminationStatus)",
+                                                  output: output.snapshot)
+            }
+            if clock.now >= deadline {
+                terminate(grace: .seconds(1))
+                throw FaultlineError.launchFailed(reason: "\(commandLine) printed no \(prefixes.map { "\"\($0)…\"" }.joined(separator: " and ")) line within \(timeout)",
+                                                  output: output.snapshot)
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// SIGTERM, then SIGKILL when the child is still running after `grace`; returns once
+    /// it has exited (blocking: it runs from `stop()` and `deinit`).
+    func terminate(grace: Duration = .seconds(3)) {
+        guard process.isRunning else { return }
+        process.terminate()
+        if waitForExit(within: grace) { return }
+        kill(process.processIdentifier, SIGKILL)
+        _ = waitForExit(within: .seconds(5))
+    }
+
+    private func waitForExit(within timeout: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while process.isRunning {
+            if clock.now >= deadline { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return true
+    }
+}

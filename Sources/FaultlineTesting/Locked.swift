@@ -1,0 +1,19 @@
+import Foundation
+
+/// A value shared between threads behind a lock. `Synchronization.Mutex` would do, but it
+/// needs macOS 15; `NSLock` is everywhere Foundation is.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with the value while holding the lock.
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Everything a child prints on stdout and stderr (one pipe), read on a thread of its own
+/// until the child closes it, so the child never blocks on a full pipe. Keeps the last
+/// 64 KiB for error messages.
+final class ProcessOutput: Sendable {
+    private static let keptBytes = 64 * 1024
+    private let text = Locked("")
+    private let closed = Locked(false)
+
+    /// Starts reading `handle` until end of file.
+    func startReading(_ handle: FileHandle) {
+        let thread = Thread { [self] in
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                let chunk = String(decoding: data, as: UTF8.self)
+                text.withLock { text in
+                    text += chunk
+                    if text.utf8.count > Self.keptBytes {
+                        text = String(text.suffix(Self.keptBytes / 2))
+                    }
+                }
+            }
+            closed.withLock { $0 = true }
+        }
+        thread.name = "faultline-output"
+        thread.start()
+    }
+
+    /// What was printed so far.
+    var snapshot: String { text.withLock { $0 } }
+
+    /// True once the child closed its end (it exited, or closed its output).
+    var isClosed: Bool { closed.withLock { $0 } }
+
+    /// The address of the first complete line that starts with `prefix`
+    /// (`faultline: listening on ` → `127.0.0.1:PORT`).
+    func address(after prefix: String) -> String? {
+        let lines = snapshot.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard let line = lines.first(where: { $0.hasPrefix(prefix) }) else { return nil }
+        return String(line.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+    }
+}
