@@ -1,0 +1,39 @@
+import FaultlineTesting
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct CancellationTests {
+    @Test func cancellingDuringAHangEndsTheTaskPromptly() async throws {
+        let faultline = try await SharedFaultline.launched.value
+        try await faultline.session("cancel during a hang") { session in
+            // No answer, ever: only the client can end this request.
+            try await session.add(.path("/users/7").fault(.hang()))
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 60
+            session.configure(configuration)
+            let client = UserClient(baseURL: faultline.proxyURL, session: URLSession(configuration: configuration))
+
+            let load = Task { try await client.user(id: 7) }
+            // Time for the request to reach the proxy, as a user leaving a screen would take.
+            try await Task.sleep(for: .seconds(1))
+            let cancelled = ContinuousClock.now
+            load.cancel()
+            let result = await load.result
+            let latency = ContinuousClock.now - cancelled
+
+            #expect(latency < .seconds(5), "the task ended \(latency) after cancel()")
+            #expect(throws: (any Error).self) { try result.get() }
+            if case .failure(let error) = result {
+                #expect(error is CancellationError || (error as? URLError)?.code == .cancelled, "\(error)")
+            }
+            // The proxy saw the request, which ended with no status: the client went away.
+            let entry = try await eventually { try await session.requests(matching: RequestFilter(path: "/users/7")).first }
+            #expect(entry.status == nil)
+            #expect(entry.faults == ["hang"])
+        }
+    }
+}
