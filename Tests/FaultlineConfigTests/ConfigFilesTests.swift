@@ -46,6 +46,7 @@ struct ConfigFilesTests {
             ("drillCertificate", ConfigKeys.drillCertificate), ("upstreamTrust", ConfigKeys.upstreamTrust),
             ("pins", ConfigKeys.pins), ("har", ConfigLoader.harKeys),
             ("http2", ConfigLoader.http2Keys), ("http2StreamResets", ConfigLoader.http2ResetKeys),
+            ("sessions", ConfigLoader.sessionsKeys), ("journal", ConfigLoader.journalKeys),
         ]
         for (name, known) in pairs {
             let definition = defs[name] as? [String: Any]
@@ -103,7 +104,7 @@ struct ConfigFilesTests {
             + ConfigKeys.upstreamTimeouts + ConfigKeys.route + ConfigKeys.routeMatch
             + ConfigKeys.clientTimeouts + ConfigKeys.limits + ConfigKeys.listenerTLS + ConfigKeys.sniCertificate
             + ConfigKeys.drillCertificate + ConfigKeys.upstreamTrust + ConfigKeys.pins + ConfigLoader.harKeys
-            + ConfigLoader.http2Keys + ConfigLoader.http2ResetKeys
+            + ConfigLoader.http2Keys + ConfigLoader.http2ResetKeys + ConfigLoader.sessionsKeys + ConfigLoader.journalKeys
         // A key is documented when it appears as `key` or as the tail of `parent.key`.
         let missing = Set(all).filter { !docs.contains("`\($0)`") && !docs.contains(".\($0)`") }
         #expect(missing.isEmpty, "docs/config.md does not document \(missing.sorted())")

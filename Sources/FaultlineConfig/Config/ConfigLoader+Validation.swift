@@ -19,12 +19,15 @@ extension ConfigLoader {
         let log = readLog(top, context, &diagnostics)
         let har = readHAR(top, &diagnostics)
         let http2 = readHTTP2(top, &diagnostics)
+        let sessions = readSessions(top, &diagnostics)
+        let journal = readJournal(top, &diagnostics)
         // `$schema` lets editors find config/faultline.schema.json; the loader only checks its type.
         _ = top.string("$schema", expected: "a string", &diagnostics)
         return ProxyConfig(
             workers: workers, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
             upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts,
-            limits: limits, seed: seed, faultHeaders: faultHeaders, log: log, har: har, http2: http2)
+            limits: limits, seed: seed, faultHeaders: faultHeaders, log: log, har: har, http2: http2,
+            sessions: sessions, journal: journal)
     }
 
     /// The `address` member of a listener-like object.

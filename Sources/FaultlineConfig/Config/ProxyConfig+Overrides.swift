@@ -14,6 +14,7 @@ extension ProxyConfig {
         return ProxyConfig(workers: workers ?? self.workers, listeners: listeners, admin: admin,
                            demoOrigin: demoOrigin, upstreams: upstreams, routes: routes,
                            clientTimeouts: clientTimeouts, limits: limits, seed: seed,
-                           faultHeaders: faultHeaders, log: log, har: har, http2: http2)
+                           faultHeaders: faultHeaders, log: log, har: har, http2: http2,
+                           sessions: sessions, journal: journal)
     }
 }

@@ -26,6 +26,10 @@ public struct ProxyConfig: Sendable, Equatable {
     public let har: HARConfig
     /// HTTP/2 settings and flood limits.
     public let http2: HTTP2Config
+    /// Limits and defaults of per-test sessions.
+    public let sessions: SessionsConfig
+    /// The global request journal.
+    public let journal: JournalConfig
 
     /// Creates a configuration; upstreams are sorted by name so lookups and output are stable.
     public init(
@@ -41,7 +45,9 @@ public struct ProxyConfig: Sendable, Equatable {
         faultHeaders: FaultHeadersConfig = FaultHeadersConfig(),
         log: LogConfig = LogConfig(),
         har: HARConfig = HARConfig(),
-        http2: HTTP2Config = HTTP2Config()
+        http2: HTTP2Config = HTTP2Config(),
+        sessions: SessionsConfig = SessionsConfig(),
+        journal: JournalConfig = JournalConfig()
     ) {
         self.workers = workers
         self.listeners = listeners
@@ -56,6 +62,8 @@ public struct ProxyConfig: Sendable, Equatable {
         self.log = log
         self.har = har
         self.http2 = http2
+        self.sessions = sessions
+        self.journal = journal
     }
 
     /// The upstream called `name`, if there is one.

@@ -28,6 +28,17 @@ extension ConfigLoader {
                       confinement: confinement(baseDirectory, confineFiles))
     }
 
+    /// A rule of a session (`POST /sessions/{id}/rules`): the same keys, validation and
+    /// `rule.` error paths as `parseRuleWithPosition`, except that `upstream` may be left out;
+    /// the rule's `upstream` is then "" (the request goes where the global routes send it).
+    public static func parseSessionRule(
+        _ data: Data, upstreams: [UpstreamConfig], baseDirectory: String?, name: String? = nil, confineFiles: Bool = false
+    ) throws(ConfigErrors) -> (rule: RouteConfig, position: RulePosition?) {
+        try parseRule(data, upstreams: upstreams, baseDirectory: baseDirectory, name: name,
+                      known: name == nil ? adminRuleKeys : ConfigKeys.route,
+                      confinement: confinement(baseDirectory, confineFiles), upstreamOptional: true)
+    }
+
     private static func confinement(_ baseDirectory: String?, _ confine: Bool) -> FileConfinement {
         guard confine else { return .unconfined }
         return baseDirectory.map(FileConfinement.within) ?? .inlineOnly
@@ -35,7 +46,7 @@ extension ConfigLoader {
 
     private static func parseRule(
         _ data: Data, upstreams: [UpstreamConfig], baseDirectory: String?, name: String?, known: [String],
-        confinement: FileConfinement
+        confinement: FileConfinement, upstreamOptional: Bool = false
     ) throws(ConfigErrors) -> (rule: RouteConfig, position: RulePosition?) {
         let root: JSONValue
         switch JSONValue.parse(data) {
@@ -45,7 +56,8 @@ extension ConfigLoader {
         let path = "rule"
         var diagnostics = Diagnostics()
         let context = LoadContext(baseDirectory: baseDirectory, checkFiles: true, now: Date(), confinement: confinement)
-        let route = readRoute(root, path: path, upstreamNames: upstreams.map(\.name), known: known, context, &diagnostics)
+        let route = readRoute(root, path: path, upstreamNames: upstreams.map(\.name), known: known,
+                              upstreamOptional: upstreamOptional, context, &diagnostics)
         var position: RulePosition?
         if case .object(let fields) = root {
             let object = FieldReader(checked: fields, path: path)

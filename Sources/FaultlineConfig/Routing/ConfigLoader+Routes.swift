@@ -48,9 +48,11 @@ extension ConfigLoader {
 
     /// One route object at `path`; nil after reporting when it is unusable. Also reads the
     /// single rule the admin API receives (`parseRule`).
+    /// With `upstreamOptional` (a session's rule) a missing `upstream` is read as "" (the
+    /// upstream of the global route the request matches).
     static func readRoute(
         _ value: JSONValue, path: String, upstreamNames: [String]?, known: [String] = ConfigKeys.route,
-        _ context: LoadContext, _ diagnostics: inout Diagnostics
+        upstreamOptional: Bool = false, _ context: LoadContext, _ diagnostics: inout Diagnostics
     ) -> RouteConfig? {
         guard let object = FieldReader(value, path: path, known: known, diagnostics: &diagnostics) else {
             return nil
@@ -66,8 +68,9 @@ extension ConfigLoader {
         let match = object.object("match", known: ConfigKeys.routeMatch, &diagnostics)
             .map { readMatch($0, &diagnostics) } ?? RouteMatch()
 
-        let upstream = object.requiredString("upstream", expected: "the name of an upstream", &diagnostics)
-        if let upstream, let upstreamNames, !upstreamNames.contains(upstream) {
+        let upstream = upstreamOptional && object["upstream"] == nil
+            ? "" : object.requiredString("upstream", expected: "the name of an upstream", &diagnostics)
+        if let upstream, !upstream.isEmpty, let upstreamNames, !upstreamNames.contains(upstream) {
             diagnostics.add(
                 object.path("upstream"),
                 "unknown upstream \(JSONValue.quoted(upstream)) (known: \(upstreamNames.joined(separator: ", ")))")

@@ -6,6 +6,7 @@ extension ProxyConfig {
         ProxyConfig(workers: workers, listeners: listeners, admin: admin,
                     demoOrigin: demoOrigin, upstreams: upstreams, routes: routes,
                     clientTimeouts: clientTimeouts, limits: limits, seed: seed,
-                    faultHeaders: faultHeaders, log: log, har: har, http2: http2)
+                    faultHeaders: faultHeaders, log: log, har: har, http2: http2,
+                    sessions: sessions, journal: journal)
     }
 }

@@ -12,14 +12,23 @@ public final class RouteTable: Sendable {
 
     /// Compiles `config.routes` in order. A route naming an upstream missing from the
     /// config (impossible for a loaded config, possible for a hand-built one) is skipped.
-    public init(config: ProxyConfig) {
+    public convenience init(config: ProxyConfig) {
+        self.init(entries: config.routes.enumerated().compactMap { index, route in
+            config.upstream(named: route.upstream).map {
+                (route.match, CompiledRoute(index: index, name: route.name, upstream: $0, faults: route.faults))
+            }
+        })
+    }
+
+    /// Compiles `entries` in order: each match condition with the route it answers (a
+    /// session's rules, whose upstreams are resolved by their owner).
+    public init(entries: [(match: RouteMatch, route: CompiledRoute)]) {
         var matchers: [CompiledMatcher] = []
         var compiled: [CompiledRoute] = []
         var arena = PatternArena()
-        for (index, route) in config.routes.enumerated() {
-            guard let upstream = config.upstream(named: route.upstream) else { continue }
-            matchers.append(CompiledMatcher(route.match, arena: &arena))
-            compiled.append(CompiledRoute(index: index, name: route.name, upstream: upstream, faults: route.faults))
+        for entry in entries {
+            matchers.append(CompiledMatcher(entry.match, arena: &arena))
+            compiled.append(entry.route)
         }
         self.matchers = matchers
         self.compiled = compiled

@@ -34,6 +34,8 @@ public enum JSONLineEncoder {
         writer.member("faultline.upstream", record.upstream)
         writer.member("faultline.route", record.route)
         writer.member("faultline.fault", record.faults)
+        writer.member("faultline.session", record.session)
+        writer.member("faultline.session_unknown", flag: record.sessionUnknown)
         writer.member("faultline.pin.result", record.pinResult?.rawValue)
         writer.member("error.type", record.errorType)
         writer.member("faultline.error", record.error)
@@ -58,7 +60,7 @@ public enum JSONLineEncoder {
         "http.request.method", "url.scheme", "server.address", "server.port", "url.path", "url.query",
         "http.response.status_code", "http.request.body.size", "http.response.body.size", "faultline.duration.connect",
         "faultline.duration.tls", "faultline.duration.first_byte", "faultline.duration.total", "faultline.upstream",
-        "faultline.route", "faultline.fault", "faultline.pin.result", "error.type", "faultline.error", "http2.error_code",
+        "faultline.route", "faultline.fault", "faultline.session", "faultline.session_unknown", "faultline.pin.result", "error.type", "faultline.error", "http2.error_code",
         "http2.error_frame", "http2.error_sender", "faultline.message",
         "faultline.headers.omitted", "faultline.request.body", "faultline.response.body", "faultline.redacted",
     ]

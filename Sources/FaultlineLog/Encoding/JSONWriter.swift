@@ -64,6 +64,13 @@ struct JSONWriter {
         integer(value)
     }
 
+    /// `true`, skipped when false.
+    mutating func member(_ name: StaticString, flag: Bool) {
+        guard flag else { return }
+        key(name)
+        bytes.append(contentsOf: "true".utf8)
+    }
+
     /// A milliseconds member with three decimals, skipped when nil or not finite.
     mutating func member(_ name: StaticString, milliseconds value: Double?) {
         guard let value, value.isFinite else { return }

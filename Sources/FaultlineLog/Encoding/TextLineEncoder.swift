@@ -48,6 +48,7 @@ public struct TextLineEncoder: Sendable {
         writer.pair("route", record.route)
         writer.pair("upstream", record.upstream)
         writer.pair("fault", record.faults.isEmpty ? nil : record.faults.joined(separator: ","), .magenta)
+        writer.pair("session", record.session ?? (record.sessionUnknown ? "unknown" : nil))
         writer.pair("pin", record.pinResult?.rawValue)
         writer.pair("error", record.errorType.map { type in record.error.map { "\(type): \($0)" } ?? type }, .red)
         writer.pair("msg", record.message)

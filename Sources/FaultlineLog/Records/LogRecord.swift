@@ -53,6 +53,10 @@ public struct LogRecord: Sendable {
     public var route: String?
     /// Names of the faults that fired, e.g. `search/status` (`faultline.fault`).
     public var faults: [String] = []
+    /// The per-test session the exchange ran in (`faultline.session`).
+    public var session: String?
+    /// Whether the request named a session that does not exist or expired (`faultline.session_unknown`).
+    public var sessionUnknown = false
     /// Pin verdict (`faultline.pin.result`).
     public var pinResult: PinResult?
     /// Error class, e.g. `upstream_connect` (`error.type`).

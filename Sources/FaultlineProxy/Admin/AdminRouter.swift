@@ -12,6 +12,10 @@ struct AdminRouter: Sendable {
         "GET /rules/{name}", "PUT /rules/{name}", "DELETE /rules/{name}",
         "POST /rules/{name}/enable", "POST /rules/{name}/disable",
         "POST /rules/{name}/faults/{fault}/enable", "POST /rules/{name}/faults/{fault}/disable",
+        "GET /requests", "GET /sessions", "POST /sessions", "GET /sessions/{id}", "DELETE /sessions/{id}",
+        "GET /sessions/{id}/rules", "POST /sessions/{id}/rules", "GET /sessions/{id}/rules/{name}",
+        "PUT /sessions/{id}/rules/{name}", "DELETE /sessions/{id}/rules/{name}", "POST /sessions/{id}/reset",
+        "GET /sessions/{id}/requests",
     ]
 
     func respond(to request: AdminRequest) -> AdminResponse {
@@ -32,6 +36,10 @@ struct AdminRouter: Sendable {
             return logStatus(method, request)
         case "rules":
             return rules(method, Array(segments.dropFirst()), request)
+        case "sessions":
+            return sessions(method, Array(segments.dropFirst()), request)
+        case "requests" where segments.count == 1:
+            return globalRequests(request)
         default:
             return notFound(request)
         }
@@ -68,7 +76,7 @@ struct AdminRouter: Sendable {
         AdminRefusal(405, "\(request.method) is not allowed on \(request.path) (allowed: \(allowed))").response
     }
 
-    private func notFound(_ request: AdminRequest) -> AdminResponse {
+    func notFound(_ request: AdminRequest) -> AdminResponse {
         .json(404, AdminBody.NotFound(error: "no admin endpoint \(request.method) \(request.path)", endpoints: Self.endpoints))
     }
 }

@@ -5,7 +5,8 @@ import FaultlineConfig
 struct RuleJSON: Encodable {
     let name: String
     let match: RouteMatchJSON
-    let upstream: String
+    /// Absent for a session's rule that takes the global route's upstream.
+    let upstream: String?
     /// "file", or "runtime" for rules added or replaced through the admin API.
     let source: String
     let enabled: Bool
@@ -15,7 +16,7 @@ struct RuleJSON: Encodable {
     init(_ route: RouteConfig, source: String, enabled: Bool, stats: [FaultStats]) {
         name = route.name
         match = RouteMatchJSON(route.match)
-        upstream = route.upstream
+        upstream = route.upstream.isEmpty ? nil : route.upstream
         self.source = source
         self.enabled = enabled
         faults = route.faults.enumerated().map { index, fault in

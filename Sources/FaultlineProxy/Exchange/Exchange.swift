@@ -31,19 +31,22 @@ final class Exchange {
     static let replayLimit = 64 * 1024
 
     private let decision: FaultDecision?
+    /// The decider `decision` came from: the snapshot's, or a session's.
+    private let decider: FaultDecider?
 
     init(snapshot: ConfigSnapshot, route: CompiledRoute?, upstreamHead: [UInt8], machine: ExchangeMachine,
-         decision: FaultDecision? = nil) {
+         decision: FaultDecision? = nil, decider: FaultDecider? = nil) {
         self.snapshot = snapshot
         self.route = route
         self.upstreamHead = upstreamHead
         self.machine = machine
         self.decision = decision
+        self.decider = decider
     }
 
     deinit {
         // However the exchange ended, its injections stop counting as active (max_active).
-        if let decision, !decision.isEmpty { snapshot.faults.finished(decision) }
+        if let decision, !decision.isEmpty { (decider ?? snapshot.faults).finished(decision) }
     }
 
     /// Stops fault timers and pacing and closes the upstream side (the exchange ended; an

@@ -12,6 +12,19 @@ struct ExchangeStarter {
     let clientIP: String
     /// "http" or "https" (the listener's), for X-Forwarded-Proto.
     let scheme: StaticString
+    /// The live sessions a request may belong to.
+    let sessions: SessionRegistry
+    /// Monotonic now (ns): renews the session a request runs in.
+    let now: UInt64
+
+    init(snapshot: ConfigSnapshot, clientIP: String, scheme: StaticString, sessions: SessionRegistry = SessionRegistry(),
+         now: UInt64 = 0) {
+        self.snapshot = snapshot
+        self.clientIP = clientIP
+        self.scheme = scheme
+        self.sessions = sessions
+        self.now = now
+    }
 
     /// The exchange for `head` (its target in origin form); `trace` is its log record, if
     /// one is kept; `mayKeepAlive` is false once the connection drains.
@@ -19,13 +32,15 @@ struct ExchangeStarter {
         var setup = ExchangeSetup(start: .proxy, head: head)
         setup.timeouts.clientIdleMs = snapshot.config.clientTimeouts.idleMs
         setup.maxRequestBodyBytes = snapshot.config.limits.maxRequestBodyBytes
-        guard let route = admit(head, setup: &setup) else {
+        let membership = SessionMembership(head, clientIP: clientIP, sessions: sessions, now: now)
+        if let trace { membership.note(on: trace) }
+        guard let (route, decider) = admit(head, setup: &setup, session: membership.session) else {
             return Exchange(snapshot: snapshot, route: nil, upstreamHead: [],
                             machine: ExchangeMachine(setup: setup, mayKeepAlive: mayKeepAlive))
         }
         trace?.route = route.name
         trace?.upstream = route.upstream.name
-        let decision = snapshot.faults.decide(route: route)
+        let decision = decider.decide(route: route)
         var plan = decision.isEmpty ? FaultPlan() : FaultPlan(decision, routeName: route.name)
         let controls = snapshot.config.faultHeaders
         if controls.enabled { plan.applyRequestHeaders(head.headers, controls: controls) }
@@ -35,8 +50,8 @@ struct ExchangeStarter {
         }
         var upstreamHead = RequestHeadWriter.upstreamHead(
             for: head, framing: setup.requestFraming, clientIP: clientIP, scheme: scheme, upstream: route.upstream,
-            upgrade: head.isUpgrade, requestID: trace?.requestID,
-            dropping: controls.enabled ? [controls.delayHeader, controls.statusHeader] : [])
+            upgrade: head.isUpgrade, requestID: trace?.visibleRequestID,
+            dropping: dropped(controls: controls, membership: membership))
         if route.upstream.httpProtocol != .http11 { Self.keepTrailersTE(of: head, in: &upstreamHead) }
         setup.start = .proxy
         setup.upstreamName = route.upstream.name
@@ -47,7 +62,15 @@ struct ExchangeStarter {
         // Consumed, not copied: the head bytes, plan and decision are the exchange's from here on.
         return Exchange(snapshot: snapshot, route: route, upstreamHead: consume upstreamHead,
                         machine: ExchangeMachine(setup: setup, plan: consume plan, mayKeepAlive: mayKeepAlive),
-                        decision: consume decision)
+                        decision: consume decision, decider: decider)
+    }
+
+    /// The request fields never forwarded: the fault control headers (when on) and the
+    /// session header (always, known id or not).
+    private func dropped(controls: FaultHeadersConfig, membership: SessionMembership) -> [String] {
+        var fields = controls.enabled ? [controls.delayHeader, controls.statusHeader] : []
+        if membership.namedByHeader { fields.append(Session.header) }
+        return fields
     }
 
     /// TE is hop-by-hop and never reaches an HTTP/1 upstream, but `TE: trailers` is how a
@@ -66,8 +89,9 @@ struct ExchangeStarter {
         upstreamHead.append(contentsOf: [13, 10])
     }
 
-    /// The route for `head`, or nil with the refusal set in `setup`.
-    private func admit(_ head: HTTPHead, setup: inout ExchangeSetup) -> CompiledRoute? {
+    /// The route for `head` and the decider of its faults (the session's for a session
+    /// rule), or nil with the refusal set in `setup`.
+    private func admit(_ head: HTTPHead, setup: inout ExchangeSetup, session: Session?) -> (CompiledRoute, FaultDecider)? {
         if head.method == "CONNECT" {
             setup.start = .refuse(status: 405, message: "CONNECT is not supported: Faultline is a reverse proxy")
             return nil
@@ -85,14 +109,18 @@ struct ExchangeStarter {
             setup.start = .refuse(status: 413, message: "request body of \(length) bytes exceeds the limit of \(limit) bytes")
             return nil
         }
-        guard let route = match(head) else {
+        if let session, let route = match(head, session: session.ruleSet) {
+            return (route, session.ruleSet.decider)
+        }
+        guard let route = match(head, session: nil) else {
             setup.start = .refuse(status: 404, message: "no route matches \(head.method) \(String(decoding: head.path, as: UTF8.self))")
             return nil
         }
-        return route
+        return (route, snapshot.faults)
     }
 
-    private func match(_ head: HTTPHead) -> CompiledRoute? {
+    /// The first route of `session`'s rules (nil: of the global routes) that takes `head`.
+    private func match(_ head: HTTPHead, session: SessionRuleSet?) -> CompiledRoute? {
         let host = head.headers.firstIndex(of: "host")
         let routes = snapshot.routes
         return head.headers.bytes.withUnsafeBytes { raw -> CompiledRoute? in
@@ -103,7 +131,8 @@ struct ExchangeStarter {
             var method = head.method
             return method.withUTF8 { method in
                 head.path.withUnsafeBytes { path in
-                    routes.match(host: hostBytes, method: UnsafeRawBufferPointer(method), path: path)
+                    guard let session else { return routes.match(host: hostBytes, method: UnsafeRawBufferPointer(method), path: path) }
+                    return session.route(host: hostBytes, method: UnsafeRawBufferPointer(method), path: path, global: routes)
                 }
             }
         }

@@ -52,7 +52,7 @@ extension DownstreamConnection: ExchangeClient {
         traceLocalResponse(status: response.status, contentType: response.contentType,
                            body: response.includeBody ? Array(body.utf8) : [])
         // The id lets a client (or a bug report) point at this exchange's log record.
-        let idHeader = trace.map { [("X-Request-ID", $0.requestID)] } ?? []
+        let idHeader = trace?.visibleRequestID.map { [("X-Request-ID", $0)] } ?? []
         socket.write(ResponseHeadWriter.localResponse(status: response.status, body: body, keepAlive: keepAlive,
                                                       includeBody: response.includeBody, contentType: response.contentType,
                                                       extraHeaders: idHeader))

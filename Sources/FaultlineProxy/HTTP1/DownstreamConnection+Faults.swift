@@ -29,7 +29,7 @@ extension DownstreamConnection {
             bytes.append(contentsOf: "\r\n".utf8)
         }
         appendFaultMarker(exchange, into: &bytes)
-        if let trace { HTTP1Encoder.appendField("X-Request-ID", trace.requestID.utf8, into: &bytes) }
+        if let id = trace?.visibleRequestID { HTTP1Encoder.appendField("X-Request-ID", id.utf8, into: &bytes) }
         if !keepAlive { HTTP1Encoder.appendField("Connection", "close".utf8, into: &bytes) }
         bytes.append(contentsOf: "\r\n".utf8)
         if !bodiless && !isHead { bytes.append(contentsOf: body) }

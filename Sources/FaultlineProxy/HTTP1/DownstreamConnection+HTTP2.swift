@@ -27,7 +27,7 @@ extension DownstreamConnection: ClientConnection {
         phase = .closed
         do {
             let http2 = try HTTP2Connection(socket: socket, context: context, clientIP: clientIP, clientPort: clientPort,
-                                            scheme: scheme, initial: bytes)
+                                            scheme: scheme, number: number, initial: bytes)
             context.connectionUpgraded(from: self, to: http2)
         } catch {
             socket.close()

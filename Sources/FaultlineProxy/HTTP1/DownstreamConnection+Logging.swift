@@ -7,7 +7,15 @@ extension DownstreamConnection {
     /// Starts the record of a request (nil: it could not be parsed); nil when no record is kept.
     @discardableResult
     func startTrace(_ head: HTTPHead?, log: TrafficLog) -> ExchangeTrace? {
-        trace = ExchangeTrace.start(head, log: log, scheme: scheme, now: context.loop.now)
+        let state = context.state
+        let trace = ExchangeTrace.start(head, log: log, scheme: scheme, now: context.loop.now,
+                                        journaled: state.journal.isOn || !state.sessions.isEmpty)
+        if let trace {
+            requestsBegun += 1
+            trace.attempt = requestsBegun
+            trace.connection = number
+        }
+        self.trace = trace
         return trace
     }
 
@@ -23,8 +31,7 @@ extension DownstreamConnection {
     func endTrace() {
         guard let trace else { return }
         self.trace = nil
-        let record = trace.record(policy: trace.log.policy, client: (clientIP, clientPort), now: context.loop.now)
-        trace.log.write(exchange: record)
+        trace.finish(client: (clientIP, clientPort), now: context.loop.now, state: context.state)
     }
 
     /// A record of its own for a client whose TLS handshake failed (`log.tls_events`).

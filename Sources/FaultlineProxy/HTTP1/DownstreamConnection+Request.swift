@@ -91,7 +91,8 @@ extension DownstreamConnection {
         let trace = startTrace(received, log: snapshot.log)
         var head = received
         if let origin = received.originFormTarget { head.target = origin }
-        let starter = ExchangeStarter(snapshot: snapshot, clientIP: clientIP, scheme: scheme)
+        let starter = ExchangeStarter(snapshot: snapshot, clientIP: clientIP, scheme: scheme,
+                                      sessions: context.state.sessions, now: context.loop.now)
         let exchange = starter.start(head, trace: trace, mayKeepAlive: !draining && !context.draining)
         phase = .exchange(exchange)
         run(exchange.machine.requestHeadReceived(), on: exchange)

@@ -37,6 +37,10 @@ final class DownstreamConnection: StreamSocketDelegate {
     unowned(unsafe) let context: LoopContext
     let clientIP: String
     let clientPort: Int?
+    /// The connection's per-process number (the journal's `connection`).
+    let number: Int
+    /// Requests begun on the connection: the journal's `attempt` of the next one is one more.
+    var requestsBegun = 0
     let decoder: HTTP1Decoder
     var phase = Phase.idle
     /// Whether `exchange` is the one in progress (checked before every action).
@@ -87,6 +91,7 @@ final class DownstreamConnection: StreamSocketDelegate {
         awaitsH2CPreface = h2c && tls == nil
         clientIP = peer?.ip ?? "unknown"
         clientPort = peer.map { Int($0.port) }
+        number = context.connections.nextNumber()
         scheme = tls == nil ? "http" : "https"
         let limits = context.snapshot.config.limits
         decoder = HTTP1Decoder(kind: .request, limits: HTTP1DecoderLimits(

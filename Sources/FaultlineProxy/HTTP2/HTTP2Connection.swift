@@ -29,6 +29,10 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
     let session: HTTP2Session
     let clientIP: String
     let clientPort: Int?
+    /// The client connection's per-process number (kept from the HTTP/1 connection it replaced).
+    let number: Int
+    /// Streams begun so far: the journal's `attempt` of the next one is one more.
+    var streamsBegun = 0
     /// "https" or "http", for X-Forwarded-Proto and the records.
     let scheme: StaticString
     var phase = Phase.open
@@ -57,8 +61,9 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
     /// Takes over `socket` from the HTTP/1 connection that accepted it; `initial` are bytes
     /// already read (the h2c preface).
     init(socket: StreamSocket, context: LoopContext, clientIP: String, clientPort: Int?, scheme: StaticString,
-         initial: UnsafeRawBufferPointer?) throws(HTTP2Failure) {
+         number: Int, initial: UnsafeRawBufferPointer?) throws(HTTP2Failure) {
         self.socket = socket
+        self.number = number
         self.context = context
         self.clientIP = clientIP
         self.clientPort = clientPort

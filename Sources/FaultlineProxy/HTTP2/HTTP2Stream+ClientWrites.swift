@@ -60,7 +60,7 @@ extension HTTP2Stream: ExchangeClient {
         fields.add(name: "content-type", value: response.contentType)
         fields.add(name: "content-length", value: String(body.count))
         fields.add(name: "server", value: "faultline")
-        if let trace { fields.add(name: "x-request-id", value: trace.requestID) }
+        if let id = trace?.visibleRequestID { fields.add(name: "x-request-id", value: id) }
         submit(fields, body: response.includeBody ? body : nil)
     }
 

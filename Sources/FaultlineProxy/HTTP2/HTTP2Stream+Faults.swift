@@ -41,7 +41,7 @@ extension HTTP2Stream {
         }
         for header in status.headers { fields.add(name: header.name.lowercased(), value: header.value) }
         if let marker = exchange.machine.setup.faultMarker { fields.add(name: "x-faultline-fault", value: marker) }
-        if let trace { fields.add(name: "x-request-id", value: trace.requestID) }
+        if let id = trace?.visibleRequestID { fields.add(name: "x-request-id", value: id) }
         traceLocalResponse(status: status.code, contentType: bodiless ? nil : contentType,
                            headers: status.headers.map { ($0.name, $0.value) }, body: bodiless || isHead ? [] : body)
         submit(fields, body: bodiless || isHead || body.isEmpty ? nil : body)

@@ -8,9 +8,15 @@ extension HTTP2Stream {
     /// record is kept.
     @discardableResult
     func startTrace(_ head: HTTPHead?) -> ExchangeTrace? {
+        let state = context.state
         let trace = ExchangeTrace.start(head, log: context.snapshot.log, scheme: connection.scheme, now: context.loop.now,
-                                        clientProtocol: .http2)
-        trace?.http2StreamID = id
+                                        clientProtocol: .http2, journaled: state.journal.isOn || !state.sessions.isEmpty)
+        if let trace {
+            trace.http2StreamID = id
+            connection.streamsBegun += 1
+            trace.attempt = connection.streamsBegun
+            trace.connection = connection.number
+        }
         self.trace = trace
         return trace
     }
@@ -25,7 +31,6 @@ extension HTTP2Stream {
     func endTrace() {
         guard let trace else { return }
         self.trace = nil
-        let record = trace.record(policy: trace.log.policy, client: (connection.clientIP, connection.clientPort), now: context.loop.now)
-        trace.log.write(exchange: record)
+        trace.finish(client: (connection.clientIP, connection.clientPort), now: context.loop.now, state: context.state)
     }
 }

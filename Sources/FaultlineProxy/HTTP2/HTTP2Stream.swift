@@ -100,7 +100,8 @@ final class HTTP2Stream {
         }
         let snapshot = context.snapshot
         let trace = startTrace(head)
-        let starter = ExchangeStarter(snapshot: snapshot, clientIP: connection.clientIP, scheme: connection.scheme)
+        let starter = ExchangeStarter(snapshot: snapshot, clientIP: connection.clientIP, scheme: connection.scheme,
+                                      sessions: context.state.sessions, now: context.loop.now)
         let exchange = starter.start(head, trace: trace, mayKeepAlive: true)
         phase = .exchange(exchange)
         run(exchange.machine.requestHeadReceived(), on: exchange)

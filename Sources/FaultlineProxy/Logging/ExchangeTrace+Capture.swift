@@ -5,10 +5,10 @@ import FaultlineLog
 /// heads, the body byte counts and captures, a response Faultline wrote itself.
 extension ExchangeTrace {
     /// A record for a request (nil head: it could not be parsed), or nil when neither the
-    /// log nor the HAR capture wants exchanges (then nothing is allocated).
+    /// log nor the HAR capture nor a journal (`journaled`) wants exchanges (then nothing is allocated).
     static func start(_ head: HTTPHead?, log: TrafficLog, scheme: StaticString, now: UInt64,
-                      clientProtocol: ClientProtocolVersion? = nil) -> ExchangeTrace? {
-        guard log.isEnabled else { return nil }
+                      clientProtocol: ClientProtocolVersion? = nil, journaled: Bool = false) -> ExchangeTrace? {
+        guard log.isEnabled || journaled else { return nil }
         let id = RequestID.accept(head?.headers.first("x-request-id"))
         let trace = ExchangeTrace(start: now, requestID: id, request: head, scheme: scheme, log: log,
                                   clientProtocol: clientProtocol)

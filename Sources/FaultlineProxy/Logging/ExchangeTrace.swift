@@ -26,6 +26,18 @@ final class ExchangeTrace {
     /// it; set through `noteHTTP2Error(_:)`.
     private(set) var http2Error: LogHTTP2Error?
 
+    /// Whether the log or the HAR capture wants the record (else only journals do): the
+    /// request id is then neither forwarded nor answered, as before journals existed.
+    let logged: Bool
+    /// The session the exchange runs in; nil outside sessions.
+    var session: Session?
+    /// Whether the request named a session that does not exist (or expired).
+    var sessionUnknown = false
+    /// 1-based index of the request on its client connection (HTTP/2: stream order).
+    var attempt = 0
+    /// The client connection's per-process number.
+    var connection = 0
+
     var route: String?
     var upstream: String?
     var faults: [String] = []
@@ -57,11 +69,17 @@ final class ExchangeTrace {
     init(start: UInt64, requestID: String, request: HTTPHead?, scheme: StaticString, log: TrafficLog,
          clientProtocol: ClientProtocolVersion? = nil) {
         self.log = log
+        logged = log.isEnabled
         self.clientProtocol = clientProtocol ?? request.map(ClientProtocolVersion.init(http1Head:))
         self.start = start
         self.requestID = requestID
         self.request = request
         self.scheme = scheme
+    }
+
+    /// The request id to forward and answer with: only when the log or HAR keeps the record.
+    var visibleRequestID: String? {
+        logged ? requestID : nil
     }
 
     /// Records an error unless an earlier, more specific one is already set.

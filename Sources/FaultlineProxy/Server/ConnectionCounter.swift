@@ -3,6 +3,8 @@ import Synchronization
 /// Open client connections across all loops, for the connection limit and for draining.
 final class ConnectionCounter: Sendable {
     private let open = Atomic<Int>(0)
+    /// Numbers handed out so far (the journal's `connection`).
+    private let serial = Atomic<Int>(0)
     /// The most connections admitted whatever the configured limit (what the descriptor
     /// limit allows, see `DescriptorBudget`).
     let ceiling: Int
@@ -23,6 +25,11 @@ final class ConnectionCounter: Sendable {
     /// Counts a connection that closed.
     func release() {
         open.subtract(1, ordering: .relaxed)
+    }
+
+    /// A number for a new client connection: 1, 2, … per process.
+    func nextNumber() -> Int {
+        serial.add(1, ordering: .relaxed).newValue
     }
 
     /// Connections open now.

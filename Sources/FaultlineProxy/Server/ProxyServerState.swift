@@ -15,6 +15,10 @@ final class ProxyServerState: Sendable {
     let pinStatus = PinStatusBoard()
     /// HTTP/2 connection, stream and reset counts (see `ProxyServerState+HTTP2Counters`).
     let http2Counters = HTTP2Counters()
+    /// Per-test sessions; outside the snapshot, so they survive reloads.
+    let sessions = SessionRegistry()
+    /// The global request journal (`journal.capacity`, 0 = off).
+    let journal: RequestJournal
     /// Where notable events go (the executable prints them).
     private let eventSink: @Sendable (ProxyEvent) -> Void
 
@@ -39,6 +43,7 @@ final class ProxyServerState: Sendable {
         self.descriptorLimit = descriptorLimit
         current = Mutex(Configuration(snapshot: snapshot, base: snapshot.config, generation: snapshot.generation))
         published = Mutex(snapshot)
+        journal = RequestJournal(capacity: snapshot.config.journal.capacity, origin: MonotonicClock.nanoseconds())
         eventSink = events
     }
 
@@ -113,6 +118,8 @@ final class ProxyServerState: Sendable {
         for context in loops.withLock({ $0 }) {
             context.loop.execute { context.snapshot = next }
         }
+        sessions.recompile(config: next.config)
+        journal.resize(to: next.config.journal.capacity)
         events(.reloaded(generation: next.generation))
         if next.config.limits.maxConnections != previousLimit { warnIfCapped(next.config.limits.maxConnections) }
         return next

@@ -1,0 +1,81 @@
+import FaultlineLog
+
+/// One exchange as a request journal keeps it: what a test asks about afterwards (which
+/// requests arrived, in which order and how far apart, what they got). Built from the
+/// exchange's redacted log record, so it carries no secret the log would not.
+struct JournalEntry: Sendable, Encodable {
+    /// 1, 2, … per journal; set when appended.
+    var seq = 0
+    /// The session the exchange ran in; nil outside sessions.
+    var session: String?
+    /// Wall-clock start.
+    var time: LogTimestamp
+    /// Monotonic start (ns); `start_ms` is measured from the journal's origin.
+    var startNs: UInt64
+    /// Milliseconds from the journal's origin to the start; set when appended.
+    var startMs = 0.0
+    var method: String?
+    var path: String?
+    var query: String?
+    var route: String?
+    var upstream: String?
+    var status: Int?
+    var faults: [String]
+    var attempt: Int
+    var connection: Int
+    var clientProtocol: String?
+    var durationMs: Double?
+    var firstByteMs: Double?
+    var error: String?
+    var sessionUnknown: Bool
+
+    /// The entry for the exchange `record` describes.
+    init(record: LogRecord, startNs: UInt64, session: String?, sessionUnknown: Bool, attempt: Int, connection: Int) {
+        self.session = session
+        time = record.time
+        self.startNs = startNs
+        method = record.method
+        path = record.path
+        query = record.query
+        route = record.route
+        upstream = record.upstream
+        status = record.statusCode
+        faults = record.faults
+        self.attempt = attempt
+        self.connection = connection
+        clientProtocol = record.protocolVersion
+        durationMs = record.totalMs
+        firstByteMs = record.firstByteMs
+        error = record.errorType
+        self.sessionUnknown = sessionUnknown
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case seq, session, time, method, path, query, route, upstream, status, faults, attempt, connection, error
+        case startMs = "start_ms", clientProtocol = "protocol", durationMs = "duration_ms", firstByteMs = "first_byte_ms"
+        case sessionUnknown = "session_unknown"
+    }
+
+    /// Every key is present, null when unknown, so clients decode one shape.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(session, forKey: .session)
+        try container.encode(time.rfc3339, forKey: .time)
+        try container.encode(startMs, forKey: .startMs)
+        try container.encode(method, forKey: .method)
+        try container.encode(path, forKey: .path)
+        try container.encode(query, forKey: .query)
+        try container.encode(route, forKey: .route)
+        try container.encode(upstream, forKey: .upstream)
+        try container.encode(status, forKey: .status)
+        try container.encode(faults, forKey: .faults)
+        try container.encode(attempt, forKey: .attempt)
+        try container.encode(connection, forKey: .connection)
+        try container.encode(clientProtocol, forKey: .clientProtocol)
+        try container.encode(durationMs, forKey: .durationMs)
+        try container.encode(firstByteMs, forKey: .firstByteMs)
+        try container.encode(error, forKey: .error)
+        try container.encode(sessionUnknown, forKey: .sessionUnknown)
+    }
+}
