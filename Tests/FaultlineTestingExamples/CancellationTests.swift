@@ -11,7 +11,7 @@ struct CancellationTests {
         let faultline = try await SharedFaultline.launched.value
         try await faultline.session("cancel during a hang") { session in
             // No answer, ever: only the client can end this request.
-            try await session.add(.path("/users/7").fault(.hang()))
+            try await session.add(.path("/users/7").named("user").fault(.hang()))
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = 60
             session.configure(configuration)
@@ -33,7 +33,7 @@ struct CancellationTests {
             // The proxy saw the request, which ended with no status: the client went away.
             let entry = try await eventually { try await session.requests(matching: RequestFilter(path: "/users/7")).first }
             #expect(entry.status == nil)
-            #expect(entry.faults == ["hang"])
+            #expect(entry.faults == ["user/hang"])
         }
     }
 }

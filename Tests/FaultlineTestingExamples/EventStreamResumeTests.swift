@@ -11,7 +11,7 @@ struct EventStreamResumeTests {
         let faultline = try await SharedFaultline.launched.value
         try await faultline.session("SSE cut and resumed") { session in
             // The first connection is reset after 60 bytes of body: two or three events in.
-            try await session.add(.path("/sse/8").fault(.reset(afterBytes: 60).firstN(1)))
+            try await session.add(.path("/sse/8").named("events").fault(.reset(afterBytes: 60).firstN(1)))
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = 10
             session.configure(configuration)
@@ -29,7 +29,8 @@ struct EventStreamResumeTests {
             #expect(lastEventIDs.last.flatMap { $0 }.flatMap(Int.init).map { (0..<7).contains($0) } == true, "\(lastEventIDs)")
             let journal = try await session.requests(matching: RequestFilter(path: "/sse/8"))
             #expect(journal.count == 2)
-            #expect(journal.first?.faults == ["reset"])
+            // Fired faults are named "rule/fault".
+            #expect(journal.first?.faults == ["events/reset"])
             #expect(journal.last?.faults == [])
         }
     }

@@ -82,7 +82,7 @@ struct ThrottledDownloadTests {
         let faultline = try await SharedFaultline.launched.value
         try await faultline.session("throttled download") { session in
             // 192 kbit/s = 24,000 bytes/s: 48,000 bytes take about 2 s.
-            try await session.add(.pathPrefix("/bytes/").fault(.throttle(kbps: 192)))
+            try await session.add(.pathPrefix("/bytes/").named("download").fault(.throttle(kbps: 192)))
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = 10
             configuration.timeoutIntervalForResource = 30
@@ -102,7 +102,7 @@ struct ThrottledDownloadTests {
             #expect(values.last == 1)
             #expect(log.span >= .seconds(1), "all progress within \(log.span)")
             #expect(elapsed >= .milliseconds(1500), "48,000 bytes at 24,000 B/s took \(elapsed)")
-            #expect(try await session.requests(matching: RequestFilter(path: "/bytes/48000")).first?.faults == ["throttle"])
+            #expect(try await session.requests(matching: RequestFilter(path: "/bytes/48000")).first?.faults == ["download/throttle"])
         }
     }
 }
