@@ -15,8 +15,9 @@ extension FaultlineSession {
     /// forwards in origin form to its upstream — the upstream is still the proxy's, whatever
     /// host the URL names. `https://` URLs are not routed: Faultline refuses CONNECT (405),
     /// so an app that talks HTTPS must use `proxyURL` (or an HTTPS listener) as its base URL.
-    /// On Linux, `URLSession` (libcurl underneath) may ignore the proxy dictionary; point the
-    /// app at `proxyURL` there.
+    /// On Linux, swift-corelibs-foundation's `URLSession` ignores `connectionProxyDictionary`
+    /// (it sets no proxy on libcurl), so there the app must use `proxyURL` as its base URL;
+    /// the header part works everywhere.
     public func configure(_ configuration: URLSessionConfiguration, proxy: Bool = false) {
         var headers = configuration.httpAdditionalHeaders ?? [:]
         headers[Self.headerName] = id

@@ -19,7 +19,7 @@ public struct RecordedRequest: Sendable, Decodable, Equatable {
     public let upstream: String?
     /// The status the client got; nil when it got no response (reset, hang, close).
     public let status: Int?
-    /// The names of the faults that fired, `[]` when none.
+    /// The faults that fired, as log records name them (`rule/fault`), `[]` when none.
     public let faults: [String]
     /// 1-based index of this request on its client connection.
     public let attempt: Int
