@@ -31,9 +31,10 @@ struct CancellationTests {
                 #expect(error is CancellationError || (error as? URLError)?.code == .cancelled, "\(error)")
             }
             // The proxy saw the request, which ended with no status: the client went away.
-            let entry = try await eventually { try await session.requests(matching: RequestFilter(path: "/users/7")).first }
-            #expect(entry.status == nil)
-            #expect(entry.faults == ["user/hang"])
+            let entries = try await session.waitForRequests(1, path: "/users/7", timeout: .seconds(10))
+            #expect(entries.count == 1)
+            #expect(entries.first?.status == nil)
+            #expect(entries.first?.faults == ["user/hang"])
         }
     }
 }

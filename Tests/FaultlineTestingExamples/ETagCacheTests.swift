@@ -62,7 +62,7 @@ struct ETagCacheTests {
             #expect(second.body == first.body)
             #expect(try JSONSerialization.jsonObject(with: second.body) is [String: Any])
             // The origin answered the revalidation through the proxy with a bodiless 304.
-            let statuses = try await session.requests(matching: RequestFilter(path: "/json")).map(\.status)
+            let statuses = try await session.waitForRequests(2, path: "/json").map(\.status)
             #expect(statuses == [200, 304])
         }
     }

@@ -27,7 +27,7 @@ struct EventStreamResumeTests {
             #expect(lastEventIDs.count == 2)
             #expect(lastEventIDs.first == .some(nil))
             #expect(lastEventIDs.last.flatMap { $0 }.flatMap(Int.init).map { (0..<7).contains($0) } == true, "\(lastEventIDs)")
-            let journal = try await session.requests(matching: RequestFilter(path: "/sse/8"))
+            let journal = try await session.waitForRequests(2, path: "/sse/8")
             #expect(journal.count == 2)
             // Fired faults are named "rule/fault".
             #expect(journal.first?.faults == ["events/reset"])

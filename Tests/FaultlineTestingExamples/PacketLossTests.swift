@@ -57,9 +57,11 @@ struct PacketLossTests {
             // The client's own timeout ended the wait, not the proxy.
             #expect(elapsed >= .milliseconds(900))
             #expect(elapsed < .seconds(20))
-            // The proxy saw the request and answered nothing.
-            let entry = try await eventually { try await session.requests(matching: RequestFilter(path: "/users/2")).first }
-            #expect(entry.status == nil)
+            // The proxy saw the request and answered nothing; it journals the exchange once it
+            // notices the client gave up.
+            let entries = try await session.waitForRequests(1, path: "/users/2", timeout: .seconds(10))
+            #expect(entries.count == 1)
+            #expect(entries.first?.status == nil)
         }
     }
 }

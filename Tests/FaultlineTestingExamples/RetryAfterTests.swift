@@ -58,7 +58,7 @@ struct RetryAfterTests {
             let data = try await client.get("/users/3")
 
             #expect(String(decoding: data, as: UTF8.self).contains("Grace Hopper"))
-            let statuses = try await session.requests(matching: RequestFilter(path: "/users/3")).map(\.status)
+            let statuses = try await session.waitForRequests(2, path: "/users/3").map(\.status)
             #expect(statuses == [429, 200])
             let gaps = try await session.gaps(path: "/users/3")
             #expect(gaps.count == 1)

@@ -102,7 +102,7 @@ struct ThrottledDownloadTests {
             #expect(values.last == 1)
             #expect(log.span >= .seconds(1), "all progress within \(log.span)")
             #expect(elapsed >= .milliseconds(1500), "48,000 bytes at 24,000 B/s took \(elapsed)")
-            #expect(try await session.requests(matching: RequestFilter(path: "/bytes/48000")).first?.faults == ["download/throttle"])
+            #expect(try await session.waitForRequests(1, path: "/bytes/48000").first?.faults == ["download/throttle"])
         }
     }
 }

@@ -99,6 +99,8 @@ struct TokenRefreshTests {
 
             #expect(names == [4: "Edsger Dijkstra", 5: "Barbara Liskov", 6: "Donald Knuth"])
             #expect(await tokens.token.hasPrefix("t-"))
+            // Six user requests and one refresh, each journaled as it ends.
+            #expect(try await session.waitForRequests(7).count == 7)
             #expect(try await session.count(path: "/token") == 1)
             #expect(try await session.count(status: 401) == 3)
             for id in ids {
