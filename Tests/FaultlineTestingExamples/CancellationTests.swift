@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct CancellationTests {
     @Test func cancellingDuringAHangEndsTheTaskPromptly() async throws {
         let faultline = try await SharedFaultline.launched.value
@@ -25,7 +25,8 @@ struct CancellationTests {
             let result = await load.result
             let latency = ContinuousClock.now - cancelled
 
-            #expect(latency < .seconds(5), "the task ended \(latency) after cancel()")
+            // Far below the 60 s request timeout, with room for a loaded machine.
+            #expect(latency < .seconds(15), "the task ended \(latency) after cancel()")
             #expect(throws: (any Error).self) { try result.get() }
             if case .failure(let error) = result {
                 #expect(error is CancellationError || (error as? URLError)?.code == .cancelled, "\(error)")

@@ -43,7 +43,7 @@ actor RevalidatingClient {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ETagCacheTests {
     @Test func secondRequestIsA304ServedFromTheCache() async throws {
         let faultline = try await SharedFaultline.launched.value

@@ -57,7 +57,7 @@ struct UserClient: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ErrorPageTests {
     @Test func htmlErrorPageBecomesATypedError() async throws {
         let faultline = try await SharedFaultline.launched.value

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct EventStreamResumeTests {
     @Test func streamCutByAResetResumesWithLastEventID() async throws {
         let faultline = try await SharedFaultline.launched.value

@@ -37,7 +37,7 @@ actor UserScreen {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct PacketLossTests {
     @Test func totalLossTimesOutAndStopsTheSpinner() async throws {
         let faultline = try await SharedFaultline.launched.value
@@ -56,7 +56,7 @@ struct PacketLossTests {
             #expect(await !screen.showsSpinner)
             // The client's own timeout ended the wait, not the proxy.
             #expect(elapsed >= .milliseconds(900))
-            #expect(elapsed < .seconds(20))
+            #expect(elapsed < .seconds(30))
             // The proxy saw the request and answered nothing; it journals the exchange once it
             // notices the client gave up.
             let entries = try await session.waitForRequests(1, path: "/users/2", timeout: .seconds(10))

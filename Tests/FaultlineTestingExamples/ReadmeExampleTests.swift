@@ -39,7 +39,7 @@ struct RetryingClient {
     }
 }
 
-@Test(.timeLimit(.minutes(1)))
+@Test(.timeLimit(.minutes(3)))
 func retriesTwiceWithExponentialBackoff() async throws {
     let faultline = try await SharedFaultline.launched.value
     try await faultline.session("503 twice, then success") { session in

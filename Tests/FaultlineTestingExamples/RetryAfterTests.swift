@@ -44,7 +44,7 @@ struct PoliteClient: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RetryAfterTests {
     @Test func waitsAsLongAsRetryAfterAsks() async throws {
         let faultline = try await SharedFaultline.launched.value

@@ -76,7 +76,7 @@ final class ProgressLog: @unchecked Sendable {
     var span: Duration { lock.withLock { (entries.last?.at ?? .now) - (entries.first?.at ?? .now) } }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ThrottledDownloadTests {
     @Test func progressArrivesIncrementallyUnderAThrottle() async throws {
         let faultline = try await SharedFaultline.launched.value

@@ -68,7 +68,7 @@ struct AuthorizedClient: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct TokenRefreshTests {
     @Test func concurrent401sShareOneRefresh() async throws {
         let faultline = try await SharedFaultline.launched.value
