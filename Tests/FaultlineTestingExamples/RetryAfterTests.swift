@@ -13,22 +13,30 @@ struct PoliteClient: Sendable {
     /// The longest wait the app accepts before giving up instead.
     var longestWait: Duration = .seconds(30)
 
+    /// The server asked to come back later (after `retryAfter`, when it said), and the
+    /// client would not or could not wait.
     struct RateLimited: Error {
         let retryAfter: Duration?
+    }
+
+    /// Any other answer that is not a success.
+    struct StatusError: Error {
+        let status: Int
     }
 
     func get(_ path: String) async throws -> Data {
         let url = baseURL.appending(path: path)
         let (data, response) = try await session.data(from: url)
-        guard let http = response as? HTTPURLResponse, [429, 503].contains(http.statusCode) else { return data }
-        let wait = Self.retryAfter(http.value(forHTTPHeaderField: "Retry-After"))
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        if (200..<300).contains(status) { return data }
+        guard [429, 503].contains(status) else { throw StatusError(status: status) }
+        let wait = Self.retryAfter((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After"))
         guard let wait, wait <= longestWait else { throw RateLimited(retryAfter: wait) }
         try await Task.sleep(for: wait)
         let (retried, retriedResponse) = try await session.data(from: url)
-        guard let status = (retriedResponse as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
-            throw RateLimited(retryAfter: nil)
-        }
-        return retried
+        let retriedStatus = (retriedResponse as? HTTPURLResponse)?.statusCode ?? 0
+        if (200..<300).contains(retriedStatus) { return retried }
+        throw [429, 503].contains(retriedStatus) ? RateLimited(retryAfter: nil) : StatusError(status: retriedStatus)
     }
 
     /// `Retry-After` as a wait: delay-seconds, or an HTTP date from now.
