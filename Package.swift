@@ -10,6 +10,9 @@ let hotPath: [SwiftSetting] = strict + [.unsafeFlags(["-enforce-exclusivity=unch
 
 let package = Package(
     name: "Faultline",
+    // The proxy itself is Linux-only (epoll); FaultlineTesting also builds on macOS, where
+    // its Duration-based API needs macOS 13.
+    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "faultline", targets: ["faultline"]),
         // Drives the binary from XCTest and Swift Testing: launch, sessions, rules, the journal.

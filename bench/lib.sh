@@ -121,8 +121,9 @@ faultline_accepts() {
 
 # faultline_quiet_json : prints the top-level JSON members that make Faultline as quiet as the
 # peers it is compared with (nginx and HAProxy run with access logs off): `"log": {"off": true}`
-# (no access log) and `"har": {"enabled": false}` (no in-memory HAR capture of recent
-# exchanges), separated by ", ", with no leading or trailing comma. Each member is included
+# (no access log), `"har": {"enabled": false}` (no in-memory HAR capture of recent
+# exchanges) and `"journal": {"capacity": 0}` (no global request journal), separated by ", ",
+# with no leading or trailing comma. Each member is included
 # only when this binary's config loader accepts it (probed with `check-config`), so a binary
 # that does not know `har` yet still starts; what was left out is said on stderr. The output is
 # empty when neither is accepted. Call it once and splice the result into a config object:
@@ -130,7 +131,7 @@ faultline_accepts() {
 # Needs FL_BIN and log().
 faultline_quiet_json() {
   local members=() m out=
-  for m in '"log": {"off": true}' '"har": {"enabled": false}'; do
+  for m in '"log": {"off": true}' '"har": {"enabled": false}' '"journal": {"capacity": 0}'; do
     if faultline_accepts "$m"; then
       members+=("$m")
     else

@@ -46,7 +46,7 @@ struct AdminClient: Sendable {
         } catch let error as FaultlineError {
             throw error
         } catch {
-            throw FaultlineError.adminUnreachable(url: url, reason: String(describing: error))
+            throw FaultlineError.adminUnreachable(url: url, reason: Self.reason(error))
         }
     }
 
@@ -78,6 +78,12 @@ struct AdminClient: Sendable {
             return .unexpectedAnswer(status: answer.status, body: answer.text)
         }
         return .refused(status: answer.status, message: refusal.error, field: refusal.field)
+    }
+
+    /// A transport error in words, with the URLError code (the full NSError dump buries it).
+    private static func reason(_ error: any Error) -> String {
+        guard let urlError = error as? URLError else { return String(describing: error) }
+        return "\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))"
     }
 
     /// `base/segment/segment?query`, each segment percent-encoded.

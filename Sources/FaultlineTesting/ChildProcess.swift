@@ -37,10 +37,9 @@ final class ChildProcess: @unchecked Sendable {
 
     /// Waits until a line starting with each prefix has been printed; returns the address
     /// after each prefix, in order. Throws `launchFailed` with the output when the child
-    /// exits first or `timeout` passes.
-    func waitForLines(_ prefixes: [String], timeout: Duration) async throws -> [String] {
+    /// exits first or `deadline` passes (`timeout` is the whole wait, for the message).
+    func waitForLines(_ prefixes: [String], until deadline: ContinuousClock.Instant, timeout: Duration) async throws -> [String] {
         let clock = ContinuousClock()
-        let deadline = clock.now + timeout
         while true {
             let found = prefixes.compactMap { output.address(after: $0) }
             if found.count == prefixes.count { return found }

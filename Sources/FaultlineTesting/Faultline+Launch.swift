@@ -32,6 +32,8 @@ extension Faultline {
 
     private static func start(executable: String, upstream: URL?, processes: LaunchedProcesses,
                               timeout: Duration) async throws -> Faultline {
+        // One deadline for the origin and the proxy together, as the caller gave one timeout.
+        let deadline = ContinuousClock.now + timeout
         let upstreamURL: URL
         if let upstream {
             upstreamURL = upstream
@@ -39,7 +41,7 @@ extension Faultline {
             let origin = try ChildProcess(executable: executable, arguments: ["demo-origin", "--listen", "127.0.0.1:0"],
                                           directory: processes.directory)
             processes.adopt(origin: origin)
-            let address = try await origin.waitForLines([originPrefix], timeout: timeout)[0]
+            let address = try await origin.waitForLines([originPrefix], until: deadline, timeout: timeout)[0]
             upstreamURL = try url(address, printedBy: origin)
         }
         let config = processes.directory.appendingPathComponent("faultline.json")
@@ -51,7 +53,7 @@ extension Faultline {
         let proxy = try ChildProcess(executable: executable, arguments: ["run", "--config", config.path],
                                      directory: processes.directory)
         processes.adopt(proxy: proxy)
-        let addresses = try await proxy.waitForLines([listeningPrefix, adminPrefix], timeout: timeout)
+        let addresses = try await proxy.waitForLines([listeningPrefix, adminPrefix], until: deadline, timeout: timeout)
         let faultline = Faultline(proxyURL: try url(addresses[0], printedBy: proxy),
                                   adminURL: try url(addresses[1], printedBy: proxy),
                                   upstreamURL: upstreamURL, token: nil, processes: processes)

@@ -42,6 +42,23 @@ struct BuilderAcceptanceTests {
         #expect(try await faultline.add(everything) == "all")
     }
 
+    @Test func everyBuilderIsAcceptedAsASessionRule() async throws {
+        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        defer { faultline.stop() }
+        try await faultline.session("builders") { session in
+            for (index, fault) in Self.faults.enumerated() {
+                do {
+                    let name = try await session.add(.path("/accept/\(index)").fault(fault))
+                    try await session.remove(rule: name)
+                } catch {
+                    Issue.record("\(fault.jsonText) was refused in a session: \(error)")
+                }
+            }
+            let routed = try await session.add(.pathPrefix("/routed").upstream("default").named("routed"))
+            #expect(routed == "routed")
+        }
+    }
+
     @Test func refusalCarriesTheFieldPath() async throws {
         let faultline = try await Faultline.launch(binary: TestPaths.faultline)
         defer { faultline.stop() }
@@ -56,5 +73,14 @@ struct BuilderAcceptanceTests {
         #expect(field == "rule.faults[0].status.code")
         #expect(message.contains("999"))
         #expect(error?.description.contains("rule.faults[0].status.code") == true)
+        try await faultline.session { session in
+            do {
+                try await session.add(.path("/x").fault(.status(999)))
+                Issue.record("status 999 was accepted in a session")
+            } catch FaultlineError.refused(let status, _, let field) {
+                #expect(status == 400)
+                #expect(field?.hasSuffix("faults[0].status.code") == true, "field \(String(describing: field))")
+            }
+        }
     }
 }

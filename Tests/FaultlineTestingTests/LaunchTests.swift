@@ -88,6 +88,26 @@ struct LaunchTests {
         #expect(output.contains("upstreams.default.url"))
     }
 
+    @Test func silentBinaryTimesOutAndIsEnded() async throws {
+        let directory = try TemporaryDirectory()
+        let script = directory.path("faultline")
+        let pidFile = directory.path("pid")
+        try Data("#!/bin/sh\necho $$ > '\(pidFile)'\necho starting\nexec sleep 30\n".utf8).write(to: URL(fileURLWithPath: script))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        let error = await #expect(throws: FaultlineError.self) {
+            _ = try await Faultline.launch(binary: script, readinessTimeout: .milliseconds(300))
+        }
+        guard case .launchFailed(let reason, let output)? = error else {
+            Issue.record("expected launchFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("demo origin listening on"))
+        #expect(output.contains("starting"))
+        let pidText = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let pid = try #require(Int32(pidText))
+        #expect(!Self.isAlive(pid))
+    }
+
     @Test func unreachableAdminNamesTheURL() async throws {
         let admin = try #require(URL(string: "http://127.0.0.1:9"))
         let faultline = Faultline.connect(admin: admin, proxy: admin)

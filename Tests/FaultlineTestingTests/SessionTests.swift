@@ -73,6 +73,25 @@ struct SessionTests {
         await #expect(throws: FaultlineError.self) { try await session.add(.any) }
     }
 
+    @Test func cancellingTheBodyEndsTheSession() async throws {
+        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        defer { faultline.stop() }
+        let started = Locked<String?>(nil)
+        let task = Task {
+            try await faultline.session { session in
+                started.withLock { $0 = session.id }
+                try await Task.sleep(for: .seconds(30))
+            }
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while started.withLock({ $0 }) == nil && clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let id = try #require(started.withLock { $0 })
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try await faultline.admin.send("GET", ["sessions", id]).status == 404)
+    }
+
     @Test func sessionsDoNotSeeEachOther() async throws {
         let faultline = try await Faultline.launch(binary: TestPaths.faultline)
         defer { faultline.stop() }

@@ -29,10 +29,16 @@ struct ExchangeStarter {
     /// The exchange for `head` (its target in origin form); `trace` is its log record, if
     /// one is kept; `mayKeepAlive` is false once the connection drains.
     func start(_ head: HTTPHead, trace: ExchangeTrace?, mayKeepAlive: Bool) -> Exchange {
+        start(head, trace: trace, membership: SessionMembership(head, clientIP: clientIP, sessions: sessions, now: now),
+              mayKeepAlive: mayKeepAlive)
+    }
+
+    /// `start(_:trace:mayKeepAlive:)` for a request whose session is already resolved
+    /// (the adapters resolve it first: whether a journal wants the record depends on it).
+    func start(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, mayKeepAlive: Bool) -> Exchange {
         var setup = ExchangeSetup(start: .proxy, head: head)
         setup.timeouts.clientIdleMs = snapshot.config.clientTimeouts.idleMs
         setup.maxRequestBodyBytes = snapshot.config.limits.maxRequestBodyBytes
-        let membership = SessionMembership(head, clientIP: clientIP, sessions: sessions, now: now)
         if let trace { membership.note(on: trace) }
         guard let (route, decider) = admit(head, setup: &setup, session: membership.session) else {
             return Exchange(snapshot: snapshot, route: nil, upstreamHead: [],

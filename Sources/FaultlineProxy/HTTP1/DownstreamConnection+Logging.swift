@@ -4,14 +4,14 @@ import FaultlineLog
 /// The exchange's log record: started when a request head arrives (or fails to parse),
 /// filled in as the exchange runs, written once when it ends, however it ends.
 extension DownstreamConnection {
-    /// Starts the record of a request (nil: it could not be parsed); nil when no record is kept.
+    /// Starts the record of a request (nil: it could not be parsed); nil when no record is
+    /// kept (neither the log, the HAR capture, the global journal nor a session wants one).
     @discardableResult
-    func startTrace(_ head: HTTPHead?, log: TrafficLog) -> ExchangeTrace? {
-        let state = context.state
+    func startTrace(_ head: HTTPHead?, log: TrafficLog, inSession: Bool = false) -> ExchangeTrace? {
         let trace = ExchangeTrace.start(head, log: log, scheme: scheme, now: context.loop.now,
-                                        journaled: state.journal.isOn || !state.sessions.isEmpty)
+                                        journaled: inSession || context.state.journal.isOn)
+        requestsBegun += 1
         if let trace {
-            requestsBegun += 1
             trace.attempt = requestsBegun
             trace.connection = number
         }

@@ -88,12 +88,13 @@ extension DownstreamConnection {
         let snapshot = context.snapshot
         // The record keeps the target as received (its userinfo is redacted there); routing
         // and the upstream see the origin form.
-        let trace = startTrace(received, log: snapshot.log)
+        let membership = SessionMembership(received, clientIP: clientIP, sessions: context.state.sessions, now: context.loop.now)
+        let trace = startTrace(received, log: snapshot.log, inSession: membership.session != nil)
         var head = received
         if let origin = received.originFormTarget { head.target = origin }
         let starter = ExchangeStarter(snapshot: snapshot, clientIP: clientIP, scheme: scheme,
                                       sessions: context.state.sessions, now: context.loop.now)
-        let exchange = starter.start(head, trace: trace, mayKeepAlive: !draining && !context.draining)
+        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: !draining && !context.draining)
         phase = .exchange(exchange)
         run(exchange.machine.requestHeadReceived(), on: exchange)
     }

@@ -5,15 +5,14 @@ import FaultlineLog
 /// once when its exchange ends, however it ends.
 extension HTTP2Stream {
     /// Starts the record of a request (nil head: it could not be translated); nil when no
-    /// record is kept.
+    /// record is kept (neither the log, the HAR capture, the global journal nor a session wants one).
     @discardableResult
-    func startTrace(_ head: HTTPHead?) -> ExchangeTrace? {
-        let state = context.state
+    func startTrace(_ head: HTTPHead?, inSession: Bool = false) -> ExchangeTrace? {
         let trace = ExchangeTrace.start(head, log: context.snapshot.log, scheme: connection.scheme, now: context.loop.now,
-                                        clientProtocol: .http2, journaled: state.journal.isOn || !state.sessions.isEmpty)
+                                        clientProtocol: .http2, journaled: inSession || context.state.journal.isOn)
+        connection.streamsBegun += 1
         if let trace {
             trace.http2StreamID = id
-            connection.streamsBegun += 1
             trace.attempt = connection.streamsBegun
             trace.connection = connection.number
         }

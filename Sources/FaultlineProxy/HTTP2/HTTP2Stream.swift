@@ -99,10 +99,12 @@ final class HTTP2Stream {
             return
         }
         let snapshot = context.snapshot
-        let trace = startTrace(head)
+        let sessions = context.state.sessions
+        let membership = SessionMembership(head, clientIP: connection.clientIP, sessions: sessions, now: context.loop.now)
+        let trace = startTrace(head, inSession: membership.session != nil)
         let starter = ExchangeStarter(snapshot: snapshot, clientIP: connection.clientIP, scheme: connection.scheme,
-                                      sessions: context.state.sessions, now: context.loop.now)
-        let exchange = starter.start(head, trace: trace, mayKeepAlive: true)
+                                      sessions: sessions, now: context.loop.now)
+        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: true)
         phase = .exchange(exchange)
         run(exchange.machine.requestHeadReceived(), on: exchange)
         releaseUpstreamCork()

@@ -32,7 +32,9 @@ final class Session: Sendable {
         name = request.name
         ttlSeconds = request.ttlSeconds
         self.seed = seed
-        clients = request.clients
+        var canonical: [String] = []
+        for client in request.clients.map(ClientAddressText.canonical) where !canonical.contains(client) { canonical.append(client) }
+        clients = canonical
         created = now
         journal = RequestJournal(capacity: journalCapacity, origin: now)
         lastUse = Atomic(now)

@@ -11,8 +11,9 @@ final class SessionRegistry: Sendable {
     /// Live (possibly expired, not yet swept) sessions.
     private let live = Atomic<Int>(0)
 
-    /// Whether any session exists, so exchanges keep a record for a journal.
-    var isEmpty: Bool { live.load(ordering: .relaxed) == 0 }
+    /// Sessions created and not yet ended or swept, without waiting for the lock (a gauge;
+    /// `count(now:)` sweeps expired ones first).
+    var approximateCount: Int { live.load(ordering: .relaxed) }
 
     /// Creates a session, or refuses when `limits.max` sessions are live or a client
     /// address is claimed by another live session.
@@ -24,7 +25,7 @@ final class SessionRegistry: Sendable {
         try directory.withLock { directory throws(SessionRefusal) in
             directory.sweep(now: now)
             guard directory.order.count < config.sessions.max else { throw .limit(config.sessions.max) }
-            for client in request.clients {
+            for client in session.clients {
                 if let owner = directory.byClient[client] { throw .clientClaimed(address: client, by: owner.id) }
             }
             directory.insert(session)
