@@ -5,7 +5,7 @@ extension FaultlineSession {
     /// ends, which can be a moment after the client got its response: use this rather
     /// than `requests`/`count` right after the client's last request.
     public func waitForRequests(_ count: Int, matching filter: RequestFilter = RequestFilter(),
-                                timeout: Duration = .seconds(5)) async throws -> [RecordedRequest] {
+                                timeout: Duration = .seconds(10)) async throws -> [RecordedRequest] {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {
@@ -17,7 +17,7 @@ extension FaultlineSession {
 
     /// `waitForRequests(_:matching:timeout:)` for requests with this path (and method).
     public func waitForRequests(_ count: Int, path: String?, method: String? = nil,
-                                timeout: Duration = .seconds(5)) async throws -> [RecordedRequest] {
+                                timeout: Duration = .seconds(10)) async throws -> [RecordedRequest] {
         try await waitForRequests(count, matching: RequestFilter(path: path, method: method), timeout: timeout)
     }
 }

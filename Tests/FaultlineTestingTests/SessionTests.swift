@@ -37,7 +37,7 @@ struct SessionTests {
             #expect(statuses == [503, 503, 200])
             // Outside the session the rule does not apply.
             #expect(try await Self.status(Self.client(nil), url) == 200)
-            let recorded = try await session.waitForRequests(3, path: "/json")
+            let recorded = try await session.waitForRequests(3, path: "/json", timeout: .seconds(30))
             #expect(recorded.map(\.status) == [503, 503, 200])
             #expect(recorded.map(\.faults) == [["\(name)/outage"], ["\(name)/outage"], []])
             #expect(recorded.allSatisfy { $0.session == session.id && $0.route == name })
@@ -84,7 +84,7 @@ struct SessionTests {
             }
         }
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + .seconds(60)
         while started.withLock({ $0 }) == nil && clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         let id = try #require(started.withLock { $0 })
         task.cancel()
@@ -101,7 +101,7 @@ struct SessionTests {
             let client = Self.client(session)
             var statuses: [Int] = []
             for _ in 0..<3 { statuses.append(try await Self.status(client, url)) }
-            _ = try await session.waitForRequests(3)
+            _ = try await session.waitForRequests(3, timeout: .seconds(30))
             #expect(try await session.count() == 3)
             return statuses
         }
@@ -110,7 +110,7 @@ struct SessionTests {
             let client = Self.client(session)
             var statuses: [Int] = []
             for _ in 0..<3 { statuses.append(try await Self.status(client, url)) }
-            _ = try await session.waitForRequests(3)
+            _ = try await session.waitForRequests(3, timeout: .seconds(30))
             #expect(try await session.count() == 3)
             return statuses
         }
@@ -149,7 +149,7 @@ struct SessionOptionTests {
         let fromElsewhere = try await Curl.run(["-o", "/dev/null", "-w", "%{http_code}", url])
         #expect(fromDevice.text == "418")
         #expect(fromElsewhere.text == "200")
-        #expect(try await session.waitForRequests(1).map(\.route) == ["teapot"])
+        #expect(try await session.waitForRequests(1, timeout: .seconds(30)).map(\.route) == ["teapot"])
         try await session.remove(rule: "teapot")
         #expect(try await Curl.run(["--interface", "127.0.0.2", "-o", "/dev/null", "-w", "%{http_code}", url]).text == "200")
         try await session.end()
@@ -162,7 +162,7 @@ struct SessionOptionTests {
         defer { faultline.stop() }
         _ = try await Curl.run(["-o", "/dev/null", faultline.proxyURL.appendingPathComponent("json").absoluteString])
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(5)
+        let deadline = clock.now + .seconds(30)
         var found: [RecordedRequest] = []
         while found.isEmpty && clock.now < deadline {
             found = try await faultline.requests(matching: RequestFilter(path: "/json"))
