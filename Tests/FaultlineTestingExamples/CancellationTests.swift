@@ -17,8 +17,15 @@ struct CancellationTests {
             session.configure(configuration)
             let client = UserClient(baseURL: faultline.proxyURL, session: URLSession(configuration: configuration))
 
-            let load = Task { try await client.user(id: 7) }
-            // Time for the request to reach the proxy, as a user leaving a screen would take.
+            let (running, signal) = AsyncStream<Void>.makeStream()
+            let load = Task {
+                signal.yield()
+                return try await client.user(id: 7)
+            }
+            // Once the task runs, its request is handed to URLSession without suspending;
+            // a second more is ample for it to reach the proxy, as a user leaving the
+            // screen would take.
+            for await _ in running { break }
             try await Task.sleep(for: .seconds(1))
             let cancelled = ContinuousClock.now
             load.cancel()
