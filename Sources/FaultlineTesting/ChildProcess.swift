@@ -27,6 +27,7 @@ final class ChildProcess: @unchecked Sendable {
         } catch {
             throw FaultlineError.launchFailed(reason: "cannot run \(commandLine): \(error)", output: "")
         }
+        ChildRegistry.add(process.processIdentifier)
         // The child holds its own copy of the write end; ours must close for end of file.
         try? pipe.fileHandleForWriting.close()
         output.startReading(pipe.fileHandleForReading)
@@ -50,6 +51,9 @@ final class ChildProcess: @unchecked Sendable {
                                                   output: output.snapshot)
             }
             if clock.now >= deadline {
+                // A starved test process may wake up late: what arrived meanwhile still counts.
+                let late = prefixes.compactMap { output.address(after: $0) }
+                if late.count == prefixes.count { return late }
                 terminate(grace: .seconds(1))
                 throw FaultlineError.launchFailed(reason: "\(commandLine) printed no \(prefixes.map { "\"\($0)…\"" }.joined(separator: " and ")) line within \(timeout)",
                                                   output: output.snapshot)
@@ -58,9 +62,15 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Sends SIGTERM without waiting, so that several children wind down together.
+    func requestTermination() {
+        if process.isRunning { process.terminate() }
+    }
+
     /// SIGTERM, then SIGKILL when the child is still running after `grace`; returns once
     /// it has exited (blocking: it runs from `stop()` and `deinit`).
     func terminate(grace: Duration = .seconds(3)) {
+        defer { if !process.isRunning { ChildRegistry.remove(process.processIdentifier) } }
         guard process.isRunning else { return }
         process.terminate()
         if waitForExit(within: grace) { return }

@@ -58,6 +58,9 @@ public final class Faultline: Sendable {
 
     /// Terminates a launched proxy and its demo origin (SIGTERM, SIGKILL after 3 s) and
     /// removes their temporary directory; also done on deinit. Does nothing for `connect`.
+    /// Children still running when the test process exits (a test abandoned at its time
+    /// limit) are killed by an exit handler; only a test process killed by a signal can
+    /// leave them behind.
     public func stop() {
         processes?.stop()
     }

@@ -47,7 +47,8 @@ final class LaunchedProcesses: Sendable {
         }
     }
 
-    /// Ends the proxy first (it drains), then the origin; removes the directory.
+    /// Ends the proxy and the origin (both signalled at once, then waited for); removes the
+    /// directory.
     func stop() {
         let children = lifecycle.withLock { state -> (ChildProcess?, ChildProcess?)? in
             guard case .running(let proxy, let origin) = state else { return nil }
@@ -55,6 +56,8 @@ final class LaunchedProcesses: Sendable {
             return (proxy, origin)
         }
         guard let (proxy, origin) = children else { return }
+        proxy?.requestTermination()
+        origin?.requestTermination()
         proxy?.terminate()
         origin?.terminate()
         try? FileManager.default.removeItem(at: directory)

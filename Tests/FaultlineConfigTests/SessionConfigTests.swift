@@ -63,6 +63,11 @@ struct SessionConfigTests {
         #expect(throws: ConfigErrors.self) {
             try ConfigLoader.parseRule(Data(#"{"name": "r"}"#.utf8), upstreams: upstreams, baseDirectory: nil)
         }
+        // An empty name is no way to leave it out.
+        #expect(throws: ConfigErrors.self) {
+            try ConfigLoader.parseSessionRule(Data(#"{"name": "r", "upstream": ""}"#.utf8), upstreams: upstreams, baseDirectory: nil)
+        }
+        #expect(Self.errors(#""routes": [{"name": "r", "upstream": ""}]"#) == [#"routes[0].upstream: unknown upstream "" (known: demo)"#])
         do {
             _ = try ConfigLoader.parseSessionRule(Data(#"{"name": "r", "upstream": "nope"}"#.utf8), upstreams: upstreams,
                                                   baseDirectory: nil)

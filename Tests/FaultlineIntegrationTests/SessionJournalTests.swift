@@ -78,6 +78,30 @@ struct SessionJournalTests {
         #expect(global.entries.map { $0["query"] as? String } == ["n=3", "n=4", "n=5", "n=6"])
     }
 
+    @Test func theLogRecordNamesTheSession() async throws {
+        let stack = try await SessionStack.start(extra: ["log": ["format": "json", "destination": "file", "path": "traffic.log"]])
+        defer { stack.stop() }
+        let id = try await stack.createSession()
+        _ = try await stack.request("/json?in=session", session: id)
+        _ = try await stack.request("/json?in=unknown", session: "unknownunknown00")
+        _ = try await stack.request("/json?in=none")
+        let path = stack.directory.path("traffic.log")
+        let deadline = ContinuousClock.now + .seconds(10)
+        var lines: [[String: Any]] = []
+        while lines.count < 3 {
+            guard ContinuousClock.now < deadline else { throw TestFailure("3 exchange lines in \(path), got \(lines.count)") }
+            try await Task.sleep(for: .milliseconds(50))
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            lines = try text.split(separator: "\n").map { try JSONObject.parse(Array($0.utf8)) }.filter { $0["kind"] as? String == "exchange" }
+        }
+        func line(_ query: String) -> [String: Any]? { lines.first { $0["url.query"] as? String == query } }
+        #expect(line("in=session")?["faultline.session"] as? String == id)
+        #expect(line("in=session")?["faultline.session_unknown"] == nil)
+        #expect(line("in=unknown")?["faultline.session"] == nil)
+        #expect(line("in=unknown")?["faultline.session_unknown"] as? Bool == true)
+        #expect(line("in=none")?["faultline.session"] == nil && line("in=none")?["faultline.session_unknown"] == nil)
+    }
+
     @Test func aGlobalJournalOfCapacityZeroIsOff() async throws {
         let stack = try await SessionStack.start(extra: ["journal": ["capacity": 0]])
         defer { stack.stop() }

@@ -26,7 +26,7 @@ struct BuilderAcceptanceTests {
     ]
 
     @Test func everyBuilderIsAcceptedAsAGlobalRule() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         defer { faultline.stop() }
         for (index, fault) in Self.faults.enumerated() {
             let rule = Rule.path("/accept/\(index)").methods("GET").host("localhost").fault(fault)
@@ -43,7 +43,7 @@ struct BuilderAcceptanceTests {
     }
 
     @Test func everyBuilderIsAcceptedAsASessionRule() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         defer { faultline.stop() }
         try await faultline.session("builders") { session in
             for (index, fault) in Self.faults.enumerated() {
@@ -60,7 +60,7 @@ struct BuilderAcceptanceTests {
     }
 
     @Test func refusalCarriesTheFieldPath() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         defer { faultline.stop() }
         let error = await #expect(throws: FaultlineError.self) {
             try await faultline.add(.path("/x").fault(.status(999)))

@@ -14,7 +14,7 @@ struct LaunchTests {
     }
 
     @Test func stopLeavesNoProcessAndNoDirectory() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         let proxy = try #require(faultline.pid)
         let origin = try #require(faultline.demoOriginPID)
         let directory = try #require(faultline.logFile).deletingLastPathComponent()
@@ -31,7 +31,7 @@ struct LaunchTests {
     }
 
     @Test func deinitStopsTheProcesses() async throws {
-        var faultline: Faultline? = try await Faultline.launch(binary: TestPaths.faultline)
+        var faultline: Faultline? = try await Launching.faultline()
         let proxy = try #require(faultline?.pid)
         let origin = try #require(faultline?.demoOriginPID)
         faultline = nil
@@ -40,9 +40,9 @@ struct LaunchTests {
     }
 
     @Test func givenUpstreamStartsNoDemoOrigin() async throws {
-        let origin = try await Faultline.launch(binary: TestPaths.faultline)
+        let origin = try await Launching.faultline()
         defer { origin.stop() }
-        let faultline = try await Faultline.launch(upstream: origin.proxyURL, binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline(upstream: origin.proxyURL)
         defer { faultline.stop() }
         #expect(faultline.demoOriginPID == nil)
         #expect(faultline.upstreamURL == origin.proxyURL)
@@ -78,7 +78,7 @@ struct LaunchTests {
     @Test func refusedConfigIsALaunchFailureWithTheOutput() async throws {
         let upstream = try #require(URL(string: "http://127.0.0.1:9/some/path"))
         let error = await #expect(throws: FaultlineError.self) {
-            _ = try await Faultline.launch(upstream: upstream, binary: TestPaths.faultline)
+            _ = try await Faultline.launch(upstream: upstream, binary: TestPaths.faultline, readinessTimeout: .seconds(60))
         }
         guard case .launchFailed(let reason, let output)? = error else {
             Issue.record("expected launchFailed, got \(String(describing: error))")

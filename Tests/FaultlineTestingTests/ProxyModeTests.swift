@@ -8,7 +8,7 @@ import FaultlineTestSupport
 
 /// `configure(_:proxy: true)`: the session header, and Faultline as the HTTP proxy of
 /// plain-HTTP URLs, which it then receives in absolute form.
-@Suite("Proxy mode", .timeLimit(.minutes(1)))
+@Suite("Proxy mode", .timeLimit(.minutes(2)))
 struct ProxyModeTests {
     private static func session(_ faultline: Faultline) -> FaultlineSession {
         FaultlineSession(id: "0123456789abcdef", name: "", seed: nil, proxyURL: faultline.proxyURL, admin: faultline.admin)
@@ -35,7 +35,7 @@ struct ProxyModeTests {
     /// What a client configured as above sends: an absolute-form target, forwarded in origin
     /// form to the proxy's upstream whatever host the URL names.
     @Test func absoluteFormRequestsReachTheUpstream() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         defer { faultline.stop() }
         let result = try await Curl.run(["-x", faultline.proxyURL.absoluteString, "http://faultline-test.invalid/status/418"])
         #expect(result.exitCode == 0, "\(result.stderr)")
@@ -47,7 +47,7 @@ struct ProxyModeTests {
     #if canImport(Darwin)
     /// Apple's URLSession honours the dictionary (swift-corelibs-foundation's does not).
     @Test func urlSessionUsesTheProxy() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         defer { faultline.stop() }
         let configuration = URLSessionConfiguration.ephemeral
         Self.session(faultline).configure(configuration, proxy: true)

@@ -25,7 +25,7 @@ struct SessionTests {
     }
 
     @Test func retrySequenceIsJournaledWithCountsAndGaps() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         defer { faultline.stop() }
         let url = faultline.proxyURL.appendingPathComponent("json")
         try await faultline.session("retry") { session in
@@ -54,7 +54,7 @@ struct SessionTests {
     }
 
     @Test func bodyThrowingEndsTheSessionAndRethrows() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         defer { faultline.stop() }
         let ended = Locked<FaultlineSession?>(nil)
         await #expect(throws: BodyFailed.self) {
@@ -74,7 +74,7 @@ struct SessionTests {
     }
 
     @Test func cancellingTheBodyEndsTheSession() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         defer { faultline.stop() }
         let started = Locked<String?>(nil)
         let task = Task {
@@ -93,7 +93,7 @@ struct SessionTests {
     }
 
     @Test func sessionsDoNotSeeEachOther() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         defer { faultline.stop() }
         let url = faultline.proxyURL.appendingPathComponent("json")
         async let first: [Int] = faultline.session("a") { session in
@@ -119,7 +119,7 @@ struct SessionTests {
     }
 
     @Test func refusedSessionRuleNamesTheField() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         defer { faultline.stop() }
         try await faultline.session { session in
             do {
@@ -134,10 +134,10 @@ struct SessionTests {
 }
 
 /// Session options: name, TTL, seed and client addresses reach the proxy.
-@Suite("Session options", .timeLimit(.minutes(1)))
+@Suite("Session options", .timeLimit(.minutes(2)))
 struct SessionOptionTests {
     @Test func optionsAndClientAddresses() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         defer { faultline.stop() }
         let session = try await faultline.startSession("device", ttl: .seconds(30), seed: 42, clients: ["127.0.0.2"])
         #expect(session.name == "device")
@@ -158,7 +158,7 @@ struct SessionOptionTests {
     }
 
     @Test func globalJournalSeesEveryExchange() async throws {
-        let faultline = try await Faultline.launch(binary: TestPaths.faultline)
+        let faultline = try await Launching.faultline()
         defer { faultline.stop() }
         _ = try await Curl.run(["-o", "/dev/null", faultline.proxyURL.appendingPathComponent("json").absoluteString])
         let clock = ContinuousClock()

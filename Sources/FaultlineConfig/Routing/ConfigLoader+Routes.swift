@@ -68,9 +68,9 @@ extension ConfigLoader {
         let match = object.object("match", known: ConfigKeys.routeMatch, &diagnostics)
             .map { readMatch($0, &diagnostics) } ?? RouteMatch()
 
-        let upstream = upstreamOptional && object["upstream"] == nil
-            ? "" : object.requiredString("upstream", expected: "the name of an upstream", &diagnostics)
-        if let upstream, !upstream.isEmpty, let upstreamNames, !upstreamNames.contains(upstream) {
+        let inherits = upstreamOptional && object["upstream"] == nil
+        let upstream = inherits ? "" : object.requiredString("upstream", expected: "the name of an upstream", &diagnostics)
+        if !inherits, let upstream, let upstreamNames, !upstreamNames.contains(upstream) {
             diagnostics.add(
                 object.path("upstream"),
                 "unknown upstream \(JSONValue.quoted(upstream)) (known: \(upstreamNames.joined(separator: ", ")))")

@@ -10,7 +10,7 @@ extension AdminRouter {
         switch Self.journalFilter(query) {
         case .success(let filter):
             let (entries, dropped) = journal.entries(matching: filter)
-            return .json(200, JournalJSON(requests: entries, dropped: dropped))
+            return .json(200, AdminBody.Journal(requests: entries, dropped: dropped))
         case .failure(let refusal):
             return refusal.response
         }

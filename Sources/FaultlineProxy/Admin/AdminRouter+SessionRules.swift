@@ -6,7 +6,7 @@ extension AdminRouter {
     /// `/sessions/{id}/rules[/{name}]`; `rest` is what follows `rules`.
     func sessionRules(_ method: String, _ session: Session, _ rest: [String], _ request: AdminRequest) -> AdminResponse {
         switch (method, rest.first) {
-        case ("GET", nil): return .json(200, SessionRulesJSON(rules: SessionJSON.rules(of: session.ruleSet)))
+        case ("GET", nil): return .json(200, AdminBody.SessionRules(rules: SessionJSON.rules(of: session.ruleSet)))
         case ("POST", nil): return addSessionRule(session, request.body)
         case (_, nil): return notAllowed(request, "GET, POST")
         case ("GET", let name?):

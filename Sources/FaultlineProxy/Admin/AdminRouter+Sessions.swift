@@ -34,7 +34,7 @@ extension AdminRouter {
 
     private func listSessions() -> AdminResponse {
         let now = MonotonicClock.nanoseconds()
-        return .json(200, SessionListJSON(sessions: server.sessions.all(now: now).map { SessionJSON($0, now: now) }))
+        return .json(200, AdminBody.Sessions(sessions: server.sessions.all(now: now).map { SessionJSON($0, now: now) }))
     }
 
     private func createSession(_ body: [UInt8]) -> AdminResponse {
@@ -69,13 +69,5 @@ extension AdminRouter {
 
     private func unknownSession(_ id: String) -> AdminResponse {
         AdminRefusal(404, "no session \(JSONText.quoted(id)) (unknown, ended or expired)").response
-    }
-}
-
-/// Quoting for messages.
-enum JSONText {
-    /// `text` in double quotes, with quotes and backslashes escaped.
-    static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }

@@ -41,19 +41,3 @@ struct SessionJSON: Encodable {
         }
     }
 }
-
-/// `GET /sessions`.
-struct SessionListJSON: Encodable {
-    let sessions: [SessionJSON]
-}
-
-/// `GET /sessions/{id}/rules`.
-struct SessionRulesJSON: Encodable {
-    let rules: [RuleJSON]
-}
-
-/// `GET /requests` and `GET /sessions/{id}/requests`.
-struct JournalJSON: Encodable {
-    let requests: [JournalEntry]
-    let dropped: Int
-}

@@ -125,6 +125,7 @@ final class LoopContext: @unchecked Sendable {
         }
         pool.closeExpired(now: now)
         http2Upstreams.closeIdle(now: now)
+        state.sessions.sweepIfDue(now: now)
         scheduleSweep()
     }
 }

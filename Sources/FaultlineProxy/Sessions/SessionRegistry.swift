@@ -10,6 +10,8 @@ final class SessionRegistry: Sendable {
     private let claimed = Atomic<Int>(0)
     /// Live (possibly expired, not yet swept) sessions.
     private let live = Atomic<Int>(0)
+    /// Monotonic time (ns) of the next periodic sweep.
+    private let nextSweep = Atomic<UInt64>(0)
 
     /// Sessions created and not yet ended or swept, without waiting for the lock (a gauge;
     /// `count(now:)` sweeps expired ones first).
@@ -86,6 +88,19 @@ final class SessionRegistry: Sendable {
 
     /// Live sessions now.
     func count(now: UInt64) -> Int { all(now: now).count }
+
+    /// Removes expired sessions at most once a second (`now` in ns), so an abandoned session's
+    /// rules and journal are freed even when nobody asks for it again; the loops' deadline
+    /// sweep calls it, and all but one call per second cost one atomic load.
+    func sweepIfDue(now: UInt64) {
+        let due = nextSweep.load(ordering: .relaxed)
+        guard now >= due, nextSweep.compareExchange(expected: due, desired: now &+ 1_000_000_000, ordering: .relaxed).exchanged,
+              live.load(ordering: .relaxed) > 0 else { return }
+        directory.withLock { directory in
+            directory.sweep(now: now)
+            publishCounts(directory)
+        }
+    }
 
     /// Compiles every session's rules against a new configuration (a reload or rule change).
     func recompile(config: ProxyConfig) {
