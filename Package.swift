@@ -64,6 +64,8 @@ let package = Package(
         // Depends on the executable so that building the tests builds the binary they run.
         .testTarget(name: "FaultlineIntegrationTests", dependencies: ["faultline", "URLSessionProbe", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineTestingTests", dependencies: ["FaultlineTesting", "faultline", "FaultlineTestSupport"], swiftSettings: strict),
+        // The examples users copy: FaultlineTesting only, the binary found through FAULTLINE_BIN.
+        .testTarget(name: "FaultlineTestingExamples", dependencies: ["FaultlineTesting"], swiftSettings: strict),
         // URLSession in a process of its own, run by the tests inside a private trust store.
         .executableTarget(name: "URLSessionProbe", path: "Tests/URLSessionProbe", swiftSettings: strict),
     ]

@@ -15,9 +15,10 @@ scripts/check-layering.sh
 
 # The integration test target depends on the executable, so this also builds the
 # `faultline` the integration tests start: the one next to the test binary, not an
-# older one named by the environment.
+# older one named by the environment. FaultlineTesting's examples find it the way a user's
+# tests would, through FAULTLINE_BIN, so it names that same fresh binary.
 swift build --build-tests
-unset FAULTLINE_BIN
+export FAULTLINE_BIN="$(swift build --show-bin-path)/faultline"
 
 # Timing-sensitive suites (fault delay accuracy, throttle rate, faults not blocking other
 # traffic) run on their own after the rest, so the parallel run's load does not distort

@@ -10,7 +10,9 @@ enum DemoOriginCommand {
 
     Serves the built-in demo origin (default 127.0.0.1:8081; port 0 picks a free one) and prints
     "faultline: demo origin listening on ADDR". Endpoints: /, /json, /64, /users?q=, /users/{id},
-    /status/{code}, /delay/{ms}, /bytes/{n}, /stream/{n}, /sse/{n}, /echo, /headers, /ip, /ws.
+    /status/{code}, /delay/{ms}, /bytes/{n}, /stream/{n}, /sse/{n}, /echo, /headers, /ip, /ws,
+    POST /token. /json and /users/{id} send an ETag and answer If-None-Match with 304; /sse/{n}
+    resumes after the event a Last-Event-ID names.
     SIGTERM or SIGINT stop it. Exit codes: 0, 1 cannot bind, 2 usage error.
     """
 

@@ -6,7 +6,7 @@ enum DemoOriginDocuments {
         "GET /", "GET /json", "GET /64", "GET /users?q=TEXT", "GET /users/{id}", \
         "GET /status/{code}", "GET /delay/{ms}", "GET /bytes/{n}?chunked=1&close=1", \
         "GET /stream/{n}", "GET /sse/{n}?interval_ms=100", "ANY /echo?raw=1", \
-        "GET /headers", "GET /ip", "GET /ws (WebSocket echo)"]}
+        "GET /headers", "GET /ip", "GET /ws (WebSocket echo)", "POST /token"]}
         """)
 
     /// `/json`: httpbin's slideshow document.
@@ -16,6 +16,9 @@ enum DemoOriginDocuments {
         {"items": ["Why <em>WonderWidgets</em> are great", "Who <em>buys</em> WonderWidgets"], \
         "title": "Overview", "type": "all"}], "title": "Sample Slide Show"}}
         """)
+
+    /// The entity tag of `/json`.
+    static let slideshowTag = DemoOriginETag.tag(for: slideshow)
 
     /// `/64`: exactly 64 bytes of text.
     static let sixtyFour: [UInt8] = Array("faultline demo origin: sixty-four bytes of text for benchmarks.\n".utf8)

@@ -23,6 +23,8 @@ enum DemoOriginRouter {
             return request.method == "GET"
                 ? DemoOriginRouter.webSocket(request)
                 : .error(405, "method not allowed", extra: [("Allow", "GET")])
+        case ("token", 1):
+            return request.method == "POST" ? .token : .error(405, "method not allowed", extra: [("Allow", "POST")])
         default:
             break
         }
@@ -31,10 +33,10 @@ enum DemoOriginRouter {
         }
         switch (first, segments.count) {
         case ("", 1): return .fixed(status: 200, reason: "", contentType: "application/json", body: DemoOriginDocuments.index, extra: [])
-        case ("json", 1): return .fixed(status: 200, reason: "", contentType: "application/json", body: DemoOriginDocuments.slideshow, extra: [])
+        case ("json", 1): return .tagged(DemoOriginDocuments.slideshow, tag: DemoOriginDocuments.slideshowTag, for: request)
         case ("64", 1): return .sixtyFour
         case ("users", 1): return users(request)
-        case ("users", 2): return user(argument)
+        case ("users", 2): return user(argument, request)
         case ("status", 2): return status(argument)
         case ("delay", 2): return delay(argument)
         case ("bytes", 2): return bytes(argument, request)
@@ -66,11 +68,11 @@ enum DemoOriginRouter {
         return .json("{\"query\": \(DemoOriginJSON.quoted(query)), \"results\": [\(results)]}")
     }
 
-    private static func user(_ argument: Substring?) -> DemoOriginRoute {
+    private static func user(_ argument: Substring?, _ request: DemoOriginRequest) -> DemoOriginRoute {
         guard let id = argument.flatMap({ Int($0) }), let user = DemoOriginUsers.user(id: id) else {
             return .error(404, "no such user", fields: [("id", String(argument ?? ""))])
         }
-        return .json(user.json)
+        return .tagged(DemoOriginJSON.body(user.json), tag: user.tag, for: request)
     }
 
     private static func status(_ argument: Substring?) -> DemoOriginRoute {
@@ -113,7 +115,15 @@ enum DemoOriginRouter {
         guard let interval, (0...maxDelayMilliseconds).contains(interval) else {
             return .error(400, "interval_ms must be a number in 0...\(maxDelayMilliseconds)")
         }
-        return .events(count: count, intervalMilliseconds: interval)
+        return .events(count: count, first: resumePoint(request, count: count), intervalMilliseconds: interval)
+    }
+
+    /// The first event to send: after the one `Last-Event-ID` names. A value that is not an
+    /// event id of this stream is ignored (the stream starts over), as a fresh client would expect.
+    private static func resumePoint(_ request: DemoOriginRequest, count: Int) -> Int {
+        guard let value = request.head.headers.first("last-event-id"),
+              let last = Int(value), (0..<count).contains(last) else { return 0 }
+        return last + 1
     }
 
     private static func ip(_ request: DemoOriginRequest) -> DemoOriginRoute {

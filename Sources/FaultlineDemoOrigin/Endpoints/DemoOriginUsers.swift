@@ -5,10 +5,17 @@ enum DemoOriginUsers {
         let id: Int
         let name: String
         let email: String
-
         /// The user as a JSON object.
-        var json: String {
-            "{\"id\": \(id), \"name\": \(DemoOriginJSON.quoted(name)), \"email\": \(DemoOriginJSON.quoted(email))}"
+        let json: String
+        /// The entity tag of `/users/{id}` for this user.
+        let tag: String
+
+        init(id: Int, name: String, email: String) {
+            self.id = id
+            self.name = name
+            self.email = email
+            json = "{\"id\": \(id), \"name\": \(DemoOriginJSON.quoted(name)), \"email\": \(DemoOriginJSON.quoted(email))}"
+            tag = DemoOriginETag.tag(for: DemoOriginJSON.body(json))
         }
     }
 

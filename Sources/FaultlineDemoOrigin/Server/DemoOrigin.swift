@@ -15,7 +15,8 @@ public final class DemoOrigin: Sendable {
         let loops = group.loops
         let (fds, bound) = try Sockets.listenGroup(on: address, count: loops.count)
         boundAddress = bound
-        acceptors = zip(fds, loops).map { DemoOriginAcceptor(fd: $0, loop: $1) }
+        let tokens = DemoOriginTokens()
+        acceptors = zip(fds, loops).map { DemoOriginAcceptor(fd: $0, loop: $1, tokens: tokens) }
         for acceptor in acceptors {
             acceptor.loop.execute { acceptor.start() }
         }

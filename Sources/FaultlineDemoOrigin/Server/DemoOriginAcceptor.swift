@@ -7,21 +7,24 @@ import FaultlineIO
 final class DemoOriginAcceptor: @unchecked Sendable {
     let loop: EventLoop
     private let fd: Int32
+    private let tokens: DemoOriginTokens
     private var listener: Listener?
     private var isStopped = false
 
-    init(fd: Int32, loop: EventLoop) {
+    init(fd: Int32, loop: EventLoop, tokens: DemoOriginTokens) {
         self.fd = fd
         self.loop = loop
+        self.tokens = tokens
     }
 
     /// Registers the listener; runs on the loop.
     func start() {
         guard !isStopped, listener == nil else { return }
         let loop = self.loop
+        let tokens = self.tokens
         do {
             listener = try Listener(fd: fd, loop: loop) { fd, peer in
-                DemoOriginConnection.accept(fd: fd, peer: peer, loop: loop)
+                DemoOriginConnection.accept(fd: fd, peer: peer, loop: loop, tokens: tokens)
             }
         } catch {
             // Registration only fails if epoll refuses the descriptor; this loop then serves

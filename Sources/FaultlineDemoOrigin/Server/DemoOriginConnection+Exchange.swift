@@ -85,8 +85,12 @@ extension DemoOriginConnection {
             startPattern(count: count, framing: framing)
         case .stream(let count):
             startLines(count: count)
-        case let .events(count, interval):
-            startEvents(count: count, intervalMilliseconds: interval)
+        case let .events(count, first, interval):
+            startEvents(count: count, first: first, intervalMilliseconds: interval)
+        case .token:
+            let document = "{\"token\": \(DemoOriginJSON.quoted(tokens.next()))}"
+            respond(status: 200, contentType: "application/json", body: DemoOriginJSON.body(document),
+                    extra: [("Cache-Control", "no-store")])
         case .echo:
             respondEcho(exchange)
         case .echoRaw:

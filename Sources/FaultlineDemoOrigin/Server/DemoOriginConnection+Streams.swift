@@ -88,14 +88,18 @@ extension DemoOriginConnection {
         finishResponse()
     }
 
-    /// `/sse/{n}`: the first event at once, then one per interval on absolute deadlines so
+    /// `/sse/{n}`: event `first` at once, then one per interval on absolute deadlines so
     /// that spacing does not drift with loop latency.
-    func startEvents(count: Int, intervalMilliseconds: Int) {
+    func startEvents(count: Int, first: Int, intervalMilliseconds: Int) {
         let http10 = exchange?.request.isHTTP10 ?? false
         guard startStreaming(contentType: "text/event-stream", framing: http10 ? .untilClose : .chunked,
                              extra: [("Cache-Control", "no-cache")]) else { return }
-        guard count > 0 else { return endBody(chunked: !http10) }
-        sendEvent(0, of: count, start: socket.loop.now, interval: UInt64(intervalMilliseconds) * 1_000_000, chunked: !http10)
+        guard first < count else { return endBody(chunked: !http10) }
+        // Deadlines count from a virtual start `first` intervals back, so event k is always due
+        // k intervals after it, whether the stream began at 0 or resumed.
+        let interval = UInt64(intervalMilliseconds) * 1_000_000
+        let start = socket.loop.now &- UInt64(first) &* interval
+        sendEvent(first, of: count, start: start, interval: interval, chunked: !http10)
     }
 
     private func sendEvent(_ index: Int, of count: Int, start: UInt64, interval: UInt64, chunked: Bool) {

@@ -13,6 +13,8 @@ final class DemoOriginConnection: StreamSocketDelegate {
     static let maxInbound = 256 * 1024
 
     let socket: StreamSocket
+    /// The origin's token issuer, shared by all its connections.
+    let tokens: DemoOriginTokens
     let decoder = HTTP1Decoder(kind: .request)
     var exchange: DemoOriginExchange?
     var producer = DemoOriginProducer.idle
@@ -27,15 +29,16 @@ final class DemoOriginConnection: StreamSocketDelegate {
     /// The socket's delegate reference is weak: the connection keeps itself alive until it ends.
     private var retainer: DemoOriginConnection?
 
-    private init(socket: StreamSocket) {
+    private init(socket: StreamSocket, tokens: DemoOriginTokens) {
         self.socket = socket
+        self.tokens = tokens
     }
 
     /// Takes over an accepted descriptor on `loop`.
-    static func accept(fd: Int32, peer: SocketAddress?, loop: EventLoop) {
+    static func accept(fd: Int32, peer: SocketAddress?, loop: EventLoop, tokens: DemoOriginTokens) {
         do {
             let socket = try StreamSocket(fd: fd, loop: loop, peer: peer)
-            let connection = DemoOriginConnection(socket: socket)
+            let connection = DemoOriginConnection(socket: socket, tokens: tokens)
             socket.delegate = connection
             connection.retainer = connection
         } catch {
