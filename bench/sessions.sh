@@ -41,12 +41,9 @@ need python3
 need timeout
 find_nginx
 find_faultline
-# As in bench/faults.sh: no access log, no HAR capture, and no global request journal (it is
-# a log of recent exchanges too), so the table measures the session lookup alone.
+# As in bench/faults.sh: no access log, no HAR capture and no global request journal
+# (bench/lib.sh, faultline_quiet_json), so the table measures the session lookup alone.
 FL_QUIET=$(faultline_quiet_json)
-if faultline_accepts '"journal": {"capacity": 0}'; then
-  FL_QUIET+=${FL_QUIET:+, }'"journal": {"capacity": 0}'
-fi
 
 make_workdir sessions
 
