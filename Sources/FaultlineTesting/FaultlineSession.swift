@@ -37,7 +37,9 @@ public final class FaultlineSession: Sendable {
 
     /// Adds a rule to the session; without a name it gets `rule-N` (unique in this
     /// session). Returns the name. Without `upstream(_:)`, matched requests go where they
-    /// would go anyway. Throws `refused` with the proxy's field path when the rule is invalid.
+    /// would go anyway. The newest rule is matched first (as with the proxy's `POST /rules`),
+    /// so a later rule can override an earlier one on the same path. Throws `refused` with
+    /// the proxy's field path when the rule is invalid.
     @discardableResult
     public func add(_ rule: Rule) async throws -> String {
         let number = try lifecycle.withLock { state -> Int in
@@ -81,9 +83,10 @@ public final class FaultlineSession: Sendable {
     }
 
     /// Time between the starts of consecutive matching requests (n requests → n-1 gaps),
-    /// to check a client's backoff or its respect of Retry-After.
+    /// to check a client's backoff or its respect of Retry-After. Ordered by start: the journal
+    /// numbers entries as exchanges end, which for overlapping requests is another order.
     public func gaps(path: String? = nil, method: String? = nil) async throws -> [Duration] {
-        let entries = try await requests(matching: RequestFilter(path: path, method: method)).sorted { $0.seq < $1.seq }
+        let entries = try await requests(matching: RequestFilter(path: path, method: method)).sorted { $0.start < $1.start }
         return zip(entries, entries.dropFirst()).map { $1.start - $0.start }
     }
 
