@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// An element of a small XML document with the line of its start tag, built by one
+/// `XMLParser` pass; `path` is how errors name it (`network-security-config/domain-config[2]/pin-set`).
+final class XMLNode {
+    let name: String
+    let attributes: [String: String]
+    let line: Int
+    private(set) weak var parent: XMLNode?
+    private(set) var children: [XMLNode] = []
+    fileprivate(set) var text = ""
+
+    init(name: String, attributes: [String: String], line: Int) {
+        self.name = name
+        self.attributes = attributes
+        self.line = line
+    }
+
+    /// The element names from the root, with a 1-based index where siblings share a name.
+    var path: String {
+        guard let parent else { return name }
+        let same = parent.children(name)
+        let index = same.firstIndex { $0 === self }.map { same.count > 1 ? "[\($0 + 1)]" : "" } ?? ""
+        return parent.path + "/" + name + index
+    }
+
+    /// Children named `name`.
+    func children(_ name: String) -> [XMLNode] {
+        children.filter { $0.name == name }
+    }
+
+    /// The text content, trimmed.
+    var trimmedText: String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    fileprivate func add(_ child: XMLNode) {
+        child.parent = self
+        children.append(child)
+    }
+
+    /// Parses `data` into its root element.
+    static func parse(_ data: Data) -> Result<XMLNode, XMLSyntaxError> {
+        let builder = XMLTreeBuilder()
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = builder
+        guard parser.parse(), let root = builder.root else {
+            let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "no root element"
+            return .failure(XMLSyntaxError(message: message, line: parser.lineNumber))
+        }
+        return .success(root)
+    }
+}
+
+/// Builds the tree from the parser's events.
+private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
+    var root: XMLNode?
+    private var stack: [XMLNode] = []
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName: String?, attributes: [String: String] = [:]) {
+        let node = XMLNode(name: elementName, attributes: attributes, line: parser.lineNumber)
+        if let parent = stack.last { parent.add(node) } else if root == nil { root = node }
+        stack.append(node)
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        stack.last?.text += string
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        if !stack.isEmpty { stack.removeLast() }
+    }
+}
