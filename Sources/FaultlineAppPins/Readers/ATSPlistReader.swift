@@ -33,7 +33,7 @@ public enum ATSPlistReader {
         var entries: [AppPinDomain] = []
         var warnings: [String] = []
         for name in domains.keys.sorted() {
-            let path = domainsPath.appending(name)
+            let path = domainsPath.appending(name: name)
             let entry = try readDomain(name: name, value: domains[name], path: path, document: document, warnings: &warnings)
             entries.append(entry)
         }

@@ -17,7 +17,7 @@ public enum AndroidConfigReader {
         switch XMLNode.parse(data) {
         case .success(let node): root = node
         case .failure(let error):
-            throw AppPinConfigurationError(file: file, keyPath: "", problem: "not well-formed XML: \(error.message)",
+            throw AppPinConfigurationError(file: file, keyPath: "", problem: "not well-formed XML",
                                            location: .line(error.line))
         }
         var context = AndroidReadContext(file: file)

@@ -14,7 +14,7 @@ struct JSONLineFinder {
     /// The line of the last key of `path`, nil when a key is not found.
     func line(of path: KeyPath) -> Int? {
         var position = 0
-        for component in path.components {
+        for component in path.plain.components {
             guard case .key(let key) = component else { continue }
             guard let found = find(Array("\"\(key)\"".utf8), from: position) else { return nil }
             position = found

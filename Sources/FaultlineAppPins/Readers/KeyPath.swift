@@ -4,6 +4,8 @@ struct KeyPath: Hashable, Sendable, CustomStringConvertible {
     /// One step: a dictionary key or an array index.
     enum Component: Hashable, Sendable {
         case key(String)
+        /// A key that is data (a domain name), always shown quoted in brackets.
+        case name(String)
         case index(Int)
     }
 
@@ -16,6 +18,19 @@ struct KeyPath: Hashable, Sendable, CustomStringConvertible {
     /// This path extended by a key.
     func appending(_ key: String) -> KeyPath {
         KeyPath(components: components + [.key(key)])
+    }
+
+    /// This path extended by a key that is a name (a pinned domain).
+    func appending(name: String) -> KeyPath {
+        KeyPath(components: components + [.name(name)])
+    }
+
+    /// The same path with names as plain keys, as documents store them.
+    var plain: KeyPath {
+        KeyPath(components: components.map { component in
+            if case .name(let name) = component { return .key(name) }
+            return component
+        })
     }
 
     /// This path extended by an index.
@@ -35,6 +50,8 @@ struct KeyPath: Hashable, Sendable, CustomStringConvertible {
                 } else {
                     text += "[\"\(key)\"]"
                 }
+            case .name(let name):
+                text += "[\"\(name)\"]"
             case .index(let index):
                 text += "[\(index)]"
             }

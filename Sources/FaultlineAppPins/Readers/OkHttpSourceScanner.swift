@@ -18,7 +18,7 @@ enum OkHttpSourceScanner {
                 var scanLine = line
                 for position in index..<open where chars[position] == "\n" { scanLine += 1 }
                 if let (call, end, endLine) = arguments(chars, from: open + 1, line: scanLine, callLine: line) {
-                    if call.arguments.contains(where: isPinLiteral) { calls.append(call) }
+                    if isPinnerCall(call) { calls.append(call) }
                     index = end
                     line = endLine
                     continue
@@ -29,9 +29,17 @@ enum OkHttpSourceScanner {
         return calls
     }
 
-    private static func isPinLiteral(_ argument: OkHttpAddCall.Argument) -> Bool {
-        guard case .literal(let text, _) = argument else { return false }
-        return text.hasPrefix("sha256/") || text.hasPrefix("sha1/")
+    /// A call with a `sha256/` or `sha1/` literal, or with a host-like first literal and a
+    /// later literal holding `algorithm/…` (a misspelt pin is still a pin to report).
+    private static func isPinnerCall(_ call: OkHttpAddCall) -> Bool {
+        let literals = call.arguments.map { argument -> String? in
+            if case .literal(let text, _) = argument { return text }
+            return nil
+        }
+        if literals.contains(where: { $0?.hasPrefix("sha256/") == true || $0?.hasPrefix("sha1/") == true }) { return true }
+        guard literals.count >= 2, let first = literals[0], !first.isEmpty,
+              first.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "*" }) else { return false }
+        return literals.dropFirst().contains { $0?.contains("/") == true }
     }
 
     /// `add` as a whole identifier preceded (across whitespace) by a dot.

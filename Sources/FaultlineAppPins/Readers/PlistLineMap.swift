@@ -19,6 +19,7 @@ final class PlistLineMap: NSObject, XMLParserDelegate {
     private var stack: [Frame] = []
     private var keyText: String?
     private var started = false
+    private var syntaxError: XMLSyntaxError?
 
     /// Maps `data`; nil with the parser's message and line when the XML is malformed.
     static func map(_ data: Data) -> Result<PlistLineMap, XMLSyntaxError> {
@@ -26,16 +27,15 @@ final class PlistLineMap: NSObject, XMLParserDelegate {
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         parser.delegate = map
-        guard parser.parse() else {
-            let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
-            return .failure(XMLSyntaxError(message: message, line: parser.lineNumber))
-        }
+        let parsed = parser.parse()
+        if let error = map.syntaxError { return .failure(error) }
+        guard parsed else { return .failure(.first(at: parser.lineNumber)) }
         return .success(map)
     }
 
     /// The line of the value at `path`, or of its nearest ancestor that has one.
     func line(of path: KeyPath) -> Int? {
-        var components = path.components
+        var components = path.plain.components
         while true {
             if let line = lines[KeyPath(components: components)] { return line }
             if components.isEmpty { return nil }
@@ -66,6 +66,10 @@ final class PlistLineMap: NSObject, XMLParserDelegate {
         lines[path] = parser.lineNumber
         if elementName == "dict" { stack.append(.dictionary(path: path, pendingKey: nil)) }
         if elementName == "array" { stack.append(.array(path: path, nextIndex: 0)) }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        if syntaxError == nil { syntaxError = .first(at: parser.lineNumber) }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {

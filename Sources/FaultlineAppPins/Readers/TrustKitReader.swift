@@ -39,7 +39,7 @@ public enum TrustKitReader {
         }
         var entries: [AppPinDomain] = []
         for name in domains.keys.sorted() {
-            let path = domainsPath.appending(name)
+            let path = domainsPath.appending(name: name)
             entries.append(try TrustKitDomainReader.read(name: name, value: domains[name], path: path, document: document))
         }
         for entry in entries where entry.excludedFromParent {

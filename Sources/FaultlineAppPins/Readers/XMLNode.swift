@@ -48,10 +48,9 @@ final class XMLNode {
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
-        guard parser.parse(), let root = builder.root else {
-            let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "no root element"
-            return .failure(XMLSyntaxError(message: message, line: parser.lineNumber))
-        }
+        let parsed = parser.parse()
+        if let error = builder.syntaxError { return .failure(error) }
+        guard parsed, let root = builder.root else { return .failure(.first(at: parser.lineNumber)) }
         return .success(root)
     }
 }
@@ -59,7 +58,12 @@ final class XMLNode {
 /// Builds the tree from the parser's events.
 private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     var root: XMLNode?
+    var syntaxError: XMLSyntaxError?
     private var stack: [XMLNode] = []
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        if syntaxError == nil { syntaxError = .first(at: parser.lineNumber) }
+    }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
