@@ -162,15 +162,3 @@ enum OkHttpSourceScanner {
         return nil
     }
 }
-
-private extension String {
-    var trimmingWhitespace: String {
-        let head = unicodeScalars.drop { $0.properties.isWhitespace }
-        let tail = head.reversed().drop { $0.properties.isWhitespace }
-        return String(String.UnicodeScalarView(tail.reversed()))
-    }
-
-    func replacingNulls(with text: String) -> String {
-        unicodeScalars.map { $0 == "\u{0}" ? "\"\(text)\"" : String($0) }.joined()
-    }
-}

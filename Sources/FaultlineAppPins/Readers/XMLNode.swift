@@ -11,7 +11,7 @@ final class XMLNode {
     let line: Int
     private(set) weak var parent: XMLNode?
     private(set) var children: [XMLNode] = []
-    fileprivate(set) var text = ""
+    var text = ""
 
     init(name: String, attributes: [String: String], line: Int) {
         self.name = name
@@ -37,7 +37,8 @@ final class XMLNode {
         text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    fileprivate func add(_ child: XMLNode) {
+    /// Appends `child` and makes this node its parent.
+    func add(_ child: XMLNode) {
         child.parent = self
         children.append(child)
     }
@@ -52,31 +53,5 @@ final class XMLNode {
         if let error = builder.syntaxError { return .failure(error) }
         guard parsed, let root = builder.root else { return .failure(.first(at: parser.lineNumber)) }
         return .success(root)
-    }
-}
-
-/// Builds the tree from the parser's events.
-private final class XMLTreeBuilder: NSObject, XMLParserDelegate {
-    var root: XMLNode?
-    var syntaxError: XMLSyntaxError?
-    private var stack: [XMLNode] = []
-
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        if syntaxError == nil { syntaxError = .first(at: parser.lineNumber) }
-    }
-
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
-        let node = XMLNode(name: elementName, attributes: attributes, line: parser.lineNumber)
-        if let parent = stack.last { parent.add(node) } else if root == nil { root = node }
-        stack.append(node)
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        stack.last?.text += string
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        if !stack.isEmpty { stack.removeLast() }
     }
 }
