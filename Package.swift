@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "FaultlineHTTP2", dependencies: ["FaultlineHTTP", "CNghttp2"], swiftSettings: hotPath),
         .target(name: "FaultlineConfig", dependencies: ["FaultlineTLS", "FaultlineHTTP"], swiftSettings: hotPath),
         .target(name: "FaultlineDemoOrigin", dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineTLS"], swiftSettings: hotPath),
+        // Apps' own pin configurations (ATS, Android, TrustKit, OkHttp) and each platform's matching rules.
+        .target(name: "FaultlineAppPins", dependencies: ["FaultlineTLS"], swiftSettings: strict),
         .target(name: "FaultlineProxy",
                 dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineHTTP2", "FaultlineConfig", "FaultlineTLS", "FaultlineLog"],
                 swiftSettings: hotPath),
@@ -59,6 +61,7 @@ let package = Package(
         .testTarget(name: "FaultlineConfigTests", dependencies: ["FaultlineConfig", "FaultlineTLS", "FaultlineHTTP", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineConfig", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineAppPinsTests", dependencies: ["FaultlineAppPins", "FaultlineTLS", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineDemoOriginTests", dependencies: ["FaultlineDemoOrigin", "FaultlineIO", "FaultlineHTTP", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog", "FaultlineTestSupport"], swiftSettings: strict),
         // Depends on the executable so that building the tests builds the binary they run.

@@ -7,7 +7,7 @@
 # Layers, lowest first; a module may import only modules of a lower layer:
 #   0  FaultlineIO, FaultlineHTTP
 #   1  FaultlineTLS, FaultlineLog, FaultlineHTTP2
-#   2  FaultlineConfig, FaultlineDemoOrigin
+#   2  FaultlineConfig, FaultlineDemoOrigin, FaultlineAppPins
 #   3  FaultlineProxy
 #   4  faultline (the CLI)
 #   4  FaultlineTesting (the test library: a client of the binary, so it imports no Faultline module)
@@ -17,7 +17,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 declare -A layer=(
   [FaultlineIO]=0 [FaultlineHTTP]=0
   [FaultlineTLS]=1 [FaultlineLog]=1 [FaultlineHTTP2]=1
-  [FaultlineConfig]=2 [FaultlineDemoOrigin]=2
+  [FaultlineConfig]=2 [FaultlineDemoOrigin]=2 [FaultlineAppPins]=2
   [FaultlineProxy]=3
   [faultline]=4 [FaultlineTesting]=4
 )
