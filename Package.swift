@@ -47,7 +47,8 @@ let package = Package(
                 dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineHTTP2", "FaultlineConfig", "FaultlineTLS", "FaultlineLog"],
                 swiftSettings: hotPath),
         .executableTarget(name: "faultline",
-                          dependencies: ["FaultlineProxy", "FaultlineDemoOrigin", "FaultlineConfig", "FaultlineIO", "FaultlineTLS", "FaultlineLog"],
+                          dependencies: ["FaultlineProxy", "FaultlineDemoOrigin", "FaultlineConfig", "FaultlineIO", "FaultlineTLS", "FaultlineLog",
+                                         "FaultlineAppPins"],
                           swiftSettings: strict),
 
         // A client of the binary (processes and the admin API), not of its code: Foundation only.

@@ -21,9 +21,12 @@ final class PinStatusBoard: Sendable {
         let matches: [String]
         let candidateMatches: [String]
         let date: Date
+        /// The name the chain was verified for (the upstream's `server_name`).
+        var serverName: String?
     }
 
     private struct Status {
+        var serverName: String?
         var handshakes = 0
         var livePassed = 0
         var liveFailed = 0
@@ -58,6 +61,7 @@ final class PinStatusBoard: Sendable {
                 status.lastCandidateFailure = observation
             case nil: break
             }
+            status.serverName = observation.serverName
             status.lastChain = observation.chain
             status.lastMatches = observation.matches
             all[observation.upstream] = status
@@ -68,6 +72,7 @@ final class PinStatusBoard: Sendable {
     func report() -> [String: UpstreamReport] {
         statuses.withLock { $0 }.mapValues { status in
             UpstreamReport(
+                serverName: status.serverName,
                 handshakes: status.handshakes,
                 live: Tally(passed: status.livePassed, failed: status.liveFailed),
                 candidate: CandidateTally(passed: status.candidatePassed, failed: status.candidateFailed),
