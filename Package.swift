@@ -65,8 +65,9 @@ let package = Package(
         .testTarget(name: "FaultlineAppPinsTests", dependencies: ["FaultlineAppPins", "FaultlineTLS", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineDemoOriginTests", dependencies: ["FaultlineDemoOrigin", "FaultlineIO", "FaultlineHTTP", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog", "FaultlineTestSupport"], swiftSettings: strict),
-        // Depends on the executable so that building the tests builds the binary they run.
-        .testTarget(name: "FaultlineIntegrationTests", dependencies: ["faultline", "URLSessionProbe", "FaultlineTestSupport"], swiftSettings: strict),
+        // Depends on the executable so that building the tests builds the binary they run, and on
+        // FaultlineAppPins to read the pin snippets the binary prints back with each platform's rules.
+        .testTarget(name: "FaultlineIntegrationTests", dependencies: ["faultline", "URLSessionProbe", "FaultlineTestSupport", "FaultlineAppPins", "FaultlineTLS"], swiftSettings: strict),
         .testTarget(name: "FaultlineTestingTests", dependencies: ["FaultlineTesting", "faultline", "FaultlineTestSupport"], swiftSettings: strict),
         // The examples users copy: FaultlineTesting only, the binary found through FAULTLINE_BIN.
         .testTarget(name: "FaultlineTestingExamples", dependencies: ["FaultlineTesting"], swiftSettings: strict),

@@ -4,6 +4,8 @@ enum PinsCommand {
     static let usage = """
     Usage:
       faultline pins compute <file | host:port> [--format text|json] [--ca FILE] [--timeout-ms N]
+      faultline pins compute <file | host:port> --emit ios|android|okhttp|trustkit
+                           [--position leaf|intermediate|root] [--expires YYYY-MM-DD] [--host NAME] [--ca FILE]
       faultline pins check <host:port> --pins PIN,... [--candidate PIN,...] [--ca FILE]
                            [--require-candidate] [--format text|json] [--timeout-ms N]
       faultline pins app --app LABEL=FILE ... --chain LABEL=SOURCE ... [--host NAME ...]
@@ -17,6 +19,11 @@ enum PinsCommand {
     compute: prints position, subject, issuer, validity and pin of every certificate of a PEM/DER
     certificate or chain, or the pin of a private key, public key or certificate request; for
     host:port, of the chain the server sends (whether or not it verifies, which it says).
+
+    --emit: prints that platform's pin configuration block for the host (--host, else the target's host or
+    the leaf's first DNS name) with the pin of the certificate at --position (default leaf; a live server's
+    verified chain, whose root the trust store supplies), a backup-pin placeholder to replace, the
+    expiration (Android, TrustKit; --expires, default a year from today) and the platform's pitfalls.
 
     check: handshakes with host:port, verifies the chain (the system trust store, or only --ca FILE
     when given) and the host name, then checks the pins against the verified chain: which pin
