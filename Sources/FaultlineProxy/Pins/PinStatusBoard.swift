@@ -21,6 +21,9 @@ final class PinStatusBoard: Sendable {
         let matches: [String]
         let candidateMatches: [String]
         let date: Date
+        /// Pins from an app file: the verdict line of the live and of the candidate app.
+        var verdict: String?
+        var candidateVerdict: String?
     }
 
     private struct Status {
@@ -32,6 +35,8 @@ final class PinStatusBoard: Sendable {
         var expiredHandshakes = 0
         var lastChain: [ChainEntry] = []
         var lastMatches: [String] = []
+        var lastVerdict: String?
+        var lastCandidateVerdict: String?
         var lastLiveFailure: Observation?
         var lastCandidateFailure: Observation?
     }
@@ -60,6 +65,8 @@ final class PinStatusBoard: Sendable {
             }
             status.lastChain = observation.chain
             status.lastMatches = observation.matches
+            status.lastVerdict = observation.verdict
+            status.lastCandidateVerdict = observation.candidateVerdict
             all[observation.upstream] = status
         }
     }
@@ -74,6 +81,8 @@ final class PinStatusBoard: Sendable {
                 expiredHandshakes: status.expiredHandshakes,
                 lastChain: status.lastChain.map(CertificateReport.init),
                 lastMatches: status.lastMatches,
+                lastVerdict: status.lastVerdict,
+                lastCandidateVerdict: status.lastCandidateVerdict,
                 lastLiveFailure: status.lastLiveFailure.map(FailureReport.init),
                 lastCandidateFailure: status.lastCandidateFailure.map(FailureReport.init))
         }
