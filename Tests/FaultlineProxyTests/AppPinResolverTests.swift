@@ -60,7 +60,9 @@ struct AppPinResolverTests {
             """))
         let (binding, warnings) = try AppPinResolver.resolve(Self.reference(expired), at: Date())
         #expect(binding.configuration.platform.rawValue == "android")
+        // The reader's own warnings come first (one pin, no backup), then the expiry.
         #expect(warnings.map(\.description) == [
+            "upstreams.api.pins.app: app/expired.xml: network-security-config/domain-config/pin-set: one pin and no backup pin (line 4)",
             "upstreams.api.pins.app: app/expired.xml: the pin-set expired on 2020-01-01; Android stops enforcing pins after its "
                 + "expiration; the proxy forwards to api.example.com without a pin check, as the app connects without one (NOT PINNED)",
         ])

@@ -12,7 +12,7 @@ extension ConfigSnapshot {
 
     /// The app pin files of every https upstream, read as of `now`: one rule per upstream
     /// whose pins name an app file, and every problem with its field path.
-    static func appPinRules(_ config: ProxyConfig, at now: Date)
+    static func appPinRules(_ config: ProxyConfig, at now: Date = Date())
         -> (rules: [String: AppPinRule], warnings: [AppPinWarning], errors: [ConfigError]) {
         var rules: [String: AppPinRule] = [:]
         var warnings: [AppPinWarning] = []

@@ -37,7 +37,7 @@ public final class ConfigSnapshot: Sendable {
                 confinedBodyFiles: Set<String> = []) throws(ConfigErrors) {
         var addresses: [String: SocketAddress] = [:]
         var security: [String: UpstreamSecurity] = [:]
-        let appPins = Self.appPinRules(config, at: Date())
+        let appPins = Self.appPinRules(config)
         var errors = appPins.errors
         for upstream in config.upstreams {
             do {
