@@ -48,7 +48,8 @@ let package = Package(
                                "FaultlineAppPins"],
                 swiftSettings: hotPath),
         .executableTarget(name: "faultline",
-                          dependencies: ["FaultlineProxy", "FaultlineDemoOrigin", "FaultlineConfig", "FaultlineIO", "FaultlineTLS", "FaultlineLog"],
+                          dependencies: ["FaultlineProxy", "FaultlineDemoOrigin", "FaultlineConfig", "FaultlineIO", "FaultlineTLS", "FaultlineLog",
+                                         "FaultlineAppPins"],
                           swiftSettings: strict),
 
         // A client of the binary (processes and the admin API), not of its code: Foundation only.
@@ -65,8 +66,9 @@ let package = Package(
         .testTarget(name: "FaultlineAppPinsTests", dependencies: ["FaultlineAppPins", "FaultlineTLS", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineDemoOriginTests", dependencies: ["FaultlineDemoOrigin", "FaultlineIO", "FaultlineHTTP", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog", "FaultlineTestSupport"], swiftSettings: strict),
-        // Depends on the executable so that building the tests builds the binary they run.
-        .testTarget(name: "FaultlineIntegrationTests", dependencies: ["faultline", "URLSessionProbe", "FaultlineTestSupport"], swiftSettings: strict),
+        // Depends on the executable so that building the tests builds the binary they run, and on
+        // FaultlineAppPins to read the pin snippets the binary prints back with each platform's rules.
+        .testTarget(name: "FaultlineIntegrationTests", dependencies: ["faultline", "URLSessionProbe", "FaultlineTestSupport", "FaultlineAppPins", "FaultlineTLS"], swiftSettings: strict),
         .testTarget(name: "FaultlineTestingTests", dependencies: ["FaultlineTesting", "faultline", "FaultlineTestSupport"], swiftSettings: strict),
         // The examples users copy: FaultlineTesting only, the binary found through FAULTLINE_BIN.
         .testTarget(name: "FaultlineTestingExamples", dependencies: ["FaultlineTesting"], swiftSettings: strict),

@@ -215,3 +215,39 @@ read_common_settings() {
   [[ $WARMUP =~ ^[0-9]+$ ]] || die "BENCH_WARMUP must be a non-negative integer, got '$WARMUP'"
   [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer, got '$ROUNDS'"
 }
+
+# start_origin : the nginx origin of every benchmark, serving /64 (63 'f' and a newline) on a
+# free loopback port; sets ORIGIN_PORT and ORIGIN_PID once it answers. Needs WORK and NGINX.
+start_origin() {
+  ORIGIN_PORT=$(free_port)
+  mkdir -p "$WORK/www" "$WORK/origin-tmp" && chmod 777 "$WORK/origin-tmp"
+  printf '%063d\n' 0 | tr 0 f >"$WORK/www/64"
+  chmod 755 "$WORK/www"; chmod 644 "$WORK/www/64"
+  sed -e '/@TLS@/d' -e "s|@DIR@|$WORK|g" -e "s|@PORT@|$ORIGIN_PORT|g" \
+    "$BENCH_DIR/conf/origin-nginx.conf.in" >"$WORK/origin.conf"
+  log "origin: nginx on 127.0.0.1:$ORIGIN_PORT"
+  start origin "$NGINX" -p "$WORK/" -e "$WORK/origin-error.log" -c "$WORK/origin.conf"
+  ORIGIN_PID=$LAST_PID
+  wait_ready origin "$ORIGIN_PORT" "$ORIGIN_PID"
+}
+
+# wrk_keepalive RUN PID URL [WRK_ARG...] : warms up, then measures keep-alive GET URL with
+# `wrk -t2 -c50` and stats.lua for DURATION seconds while sampling PID's CPU time; prints the
+# BENCH fields plus cpu_us, or "status=error" (with wrk's last lines on stderr). Raw output
+# goes to $WORK/wrk-RUN.txt.
+wrk_keepalive() {
+  local run=$1 pid=$2 url=$3 out="$WORK/wrk-$1.txt" cpu0 cpu1 limit=$((DURATION + WARMUP + 60))
+  shift 3
+  if ((WARMUP > 0)); then
+    timeout "$limit" wrk -t2 -c50 -d "${WARMUP}s" "$@" "$url" >"$WORK/wrk-$run.warmup.txt" 2>&1 || true
+  fi
+  cpu0=$(cpu_ticks "$pid")
+  if timeout "$limit" wrk -s "$BENCH_DIR/stats.lua" -t2 -c50 -d "${DURATION}s" "$@" "$url" >"$out" 2>&1 \
+      && grep -q '^BENCH ' "$out"; then
+    cpu1=$(cpu_ticks "$pid")
+    echo "$(grep '^BENCH ' "$out" | sed 's/^BENCH //') cpu_us=$(( (cpu1 - cpu0) * 1000000 / HZ ))"
+  else
+    log "$run: wrk failed:"; tail -n 5 "$out" >&2 || true
+    echo "status=error"
+  fi
+}

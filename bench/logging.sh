@@ -90,16 +90,8 @@ lines() {
 }
 
 # --------------------------------------------------------------------------- origin
-ORIGIN_PORT=$(free_port)
-mkdir -p "$WORK/www" "$WORK/origin-tmp" "$WORK/access" && chmod 777 "$WORK/origin-tmp"
-printf '%063d\n' 0 | tr 0 f >"$WORK/www/64"                 # 63 x 'f' + newline
-chmod 755 "$WORK/www"; chmod 644 "$WORK/www/64"
-sed -e '/@TLS@/d' -e "s|@DIR@|$WORK|g" -e "s|@PORT@|$ORIGIN_PORT|g" \
-  "$BENCH_DIR/conf/origin-nginx.conf.in" >"$WORK/origin.conf"
-log "origin: nginx on 127.0.0.1:$ORIGIN_PORT"
-start origin "$NGINX" -p "$WORK/" -e "$WORK/origin-error.log" -c "$WORK/origin.conf"
-ORIGIN_PID=$LAST_PID
-wait_ready origin "$ORIGIN_PORT" "$ORIGIN_PID"
+mkdir -p "$WORK/access"
+start_origin
 expect origin "$ORIGIN_PORT"
 
 # -------------------------------------------------------------------------- configs
@@ -263,35 +255,18 @@ done
 
 # -------------------------------------------------------------------------- report
 mkdir -p "$BENCH_DIR/results"
-python3 - "$RESULTS" "$BENCH_DIR/results/logging-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" \
+PYTHONPATH="$BENCH_DIR" python3 - "$RESULTS" "$BENCH_DIR/results/logging-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" \
   "$(nproc) cores, $(uname -sr), load average $LOAD_AT_START at the start" \
   "$(date -u '+%Y-%m-%d %H:%M UTC')" "$FL_BIN" "$HAR_OFF" \
   "$HAR" "${CONFIGS[*]}" <<'EOF'
-import statistics, sys
+import sys
+from bench_stats import good as good_of, load_runs, median as median_of
 (results, out, seconds, warmup, rounds, host, date, binary, har_off, har_wanted,
  configs) = sys.argv[1:]
 configs = configs.split()
-runs = {}
-for line in open(results):
-    name, _, fields = line.rstrip("\n").partition("\t")
-    kv = dict(item.partition("=")[::2] for item in fields.split())
-    runs.setdefault(name, []).append(kv)
-
-def good(name):
-    return [r for r in runs.get(name, []) if "status" not in r]
-
-def median(name, key):
-    g = good(name)
-    if not g:
-        return None
-    if key == "rps":
-        return statistics.median(int(r["requests"]) / (int(r["duration_us"]) / 1e6) for r in g)
-    if key == "cpu":
-        return statistics.median(int(r["cpu_us"]) / max(int(r["requests"]), 1) for r in g)
-    if key == "errors":
-        return max(sum(int(r[k]) for k in ("connect_errors", "read_errors", "write_errors",
-                                            "status_errors", "timeouts")) for r in g)
-    return statistics.median(float(r[key]) for r in g)
+runs = load_runs(results)
+good = lambda name: good_of(runs, name)
+median = lambda name, key: median_of(runs, name, key)
 
 har_note = "HAR capture off" if har_off else "HAR capture: key unknown to this binary"
 rows = [("off", f"(a) logging off, {har_note}", None, "a"),

@@ -47,16 +47,7 @@ FL_QUIET=$(faultline_quiet_json)
 
 make_workdir sessions
 
-ORIGIN_PORT=$(free_port)
-mkdir -p "$WORK/www" "$WORK/origin-tmp" && chmod 777 "$WORK/origin-tmp"
-printf '%063d\n' 0 | tr 0 f >"$WORK/www/64"
-chmod 755 "$WORK/www"; chmod 644 "$WORK/www/64"
-sed -e '/@TLS@/d' -e "s|@DIR@|$WORK|g" -e "s|@PORT@|$ORIGIN_PORT|g" \
-  "$BENCH_DIR/conf/origin-nginx.conf.in" >"$WORK/origin.conf"
-log "origin: nginx on 127.0.0.1:$ORIGIN_PORT"
-start origin "$NGINX" -p "$WORK/" -e "$WORK/origin-error.log" -c "$WORK/origin.conf"
-ORIGIN_PID=$LAST_PID
-wait_ready origin "$ORIGIN_PORT" "$ORIGIN_PID"
+start_origin
 
 # write_config PORT ADMIN_PORT : one catch-all route and the admin API.
 write_config() {
@@ -89,8 +80,9 @@ EOF
 
 RESULTS=$WORK/results.tsv
 : >"$RESULTS"
+# run_config NAME ROUND : starts Faultline, loads the sessions (b, c), checks, measures, stops it.
 run_config() {
-  local name=$1 round=$2 port admin pid url out cpu0 cpu1 session= code limit=$((DURATION + WARMUP + 60))
+  local name=$1 round=$2 port admin pid session= code
   local header=()
   port=$(free_port)
   admin=$(free_port)
@@ -108,22 +100,8 @@ run_config() {
     [[ $code == 404 ]] || die "$name: a request outside every session got HTTP $code, expected the origin's 404 (a session rule leaked?)"
   fi
   [[ $name == insession ]] && header=(-H "X-Faultline-Session: $session")
-  url="http://127.0.0.1:$port/64"
-  out="$WORK/wrk-$name-$round.txt"
   log "  round $((round + 1))/$ROUNDS: $name (pid $pid, port $port)"
-  if ((WARMUP > 0)); then
-    timeout "$limit" wrk -t2 -c50 -d "${WARMUP}s" "${header[@]}" "$url" >"$WORK/wrk-$name-$round.warmup.txt" 2>&1 || true
-  fi
-  cpu0=$(cpu_ticks "$pid")
-  if timeout "$limit" wrk -s "$BENCH_DIR/stats.lua" -t2 -c50 -d "${DURATION}s" "${header[@]}" "$url" >"$out" 2>&1 \
-      && grep -q '^BENCH ' "$out"; then
-    cpu1=$(cpu_ticks "$pid")
-    printf '%s\t%s cpu_us=%d\n' "$name" "$(grep '^BENCH ' "$out" | sed 's/^BENCH //')" \
-      $(( (cpu1 - cpu0) * 1000000 / HZ )) >>"$RESULTS"
-  else
-    log "$name: wrk failed:"; tail -n 5 "$out" >&2 || true
-    printf '%s\tstatus=error\n' "$name" >>"$RESULTS"
-  fi
+  printf '%s\t%s\n' "$name" "$(wrk_keepalive "$name-$round" "$pid" "http://127.0.0.1:$port/64" "${header[@]}")" >>"$RESULTS"
   kill -0 "$pid" 2>/dev/null || { show_log "$name"; die "Faultline ($name) died during the measurement"; }
   stop "$pid"
 }
@@ -136,27 +114,13 @@ for ((round = 0; round < ROUNDS; round++)); do
 done
 
 mkdir -p "$BENCH_DIR/results"
-python3 - "$RESULTS" "$BENCH_DIR/results/sessions-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" "$SESSIONS" \
+PYTHONPATH="$BENCH_DIR" python3 - "$RESULTS" "$BENCH_DIR/results/sessions-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" "$SESSIONS" \
   "$SESSION_RULES" "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$FL_BIN" "$FL_QUIET" <<'EOF'
-import statistics, sys
+import sys
+from bench_stats import load_runs, median as median_of
 results, out, seconds, warmup, rounds, sessions, rules, host, date, binary, quiet = sys.argv[1:]
-runs = {}
-for line in open(results):
-    name, _, fields = line.rstrip("\n").partition("\t")
-    runs.setdefault(name, []).append(dict(item.partition("=")[::2] for item in fields.split()))
-
-def median(name, key):
-    good = [r for r in runs.get(name, []) if "status" not in r]
-    if not good:
-        return None
-    if key == "rps":
-        return statistics.median(int(r["requests"]) / (int(r["duration_us"]) / 1e6) for r in good)
-    if key == "cpu":
-        return statistics.median(int(r["cpu_us"]) / max(int(r["requests"]), 1) for r in good)
-    if key == "errors":
-        return max(sum(int(r[k]) for k in ("connect_errors", "read_errors", "write_errors",
-                                            "status_errors", "timeouts")) for r in good)
-    return statistics.median(float(r[key]) for r in good)
+runs = load_runs(results)
+median = lambda name, key: median_of(runs, name, key)
 
 rows = [("base", "(a) no sessions", None),
         ("idle", f"(b) {sessions} idle sessions x {rules} rules, requests outside them", 0.95),

@@ -15,6 +15,7 @@ enum CommandLineInterface {
       faultline certs init [--dir certs] [--names localhost,127.0.0.1,...] [--drills] [--force]
       faultline pins compute <file | host:port> [--format text|json] [--ca FILE]
       faultline pins check <host:port> --pins PIN,... [--candidate PIN,...] [--ca FILE] [--require-candidate]
+      faultline pins app --app LABEL=FILE ... --chain LABEL=SOURCE ... [--host NAME] [--at DATE] [--format text|json]
       faultline rules list|add|rm|enable|disable|reset|stats [--admin URL] [--token T] [--format text|json]
       faultline har export|clear [--admin URL] [--token T] [--output FILE]
       faultline --version

@@ -2,15 +2,22 @@ import FaultlineTLS
 import Foundation
 
 extension PinsCommand {
-    /// `faultline pins compute <file | host:port>`.
+    /// `faultline pins compute <file | host:port> [--emit PLATFORM …]`.
     static func compute(_ arguments: [String]) -> ExitStatus {
         let parsed: Arguments
         let json: Bool
         let timeout: Int
+        var snippet: PinSnippetCommand.Request?
         do {
-            parsed = try Arguments(arguments, valued: ["format", "ca", "timeout-ms"], flags: ["help"])
+            parsed = try Arguments(arguments, valued: ["format", "ca", "timeout-ms", "emit", "position", "expires", "host"],
+                                   flags: ["help"])
             json = try PinsCommandSupport.wantsJSON(parsed)
             timeout = try PinsCommandSupport.timeout(parsed)
+            if parsed["emit"] != nil {
+                snippet = try PinSnippetCommand.request(parsed, now: Date())
+            } else if let option = ["position", "expires", "host"].first(where: { parsed[$0] != nil }) {
+                throw UsageError("--\(option) goes with --emit")
+            }
         } catch {
             Console.err("faultline pins compute: \(error)\n\n\(usage)")
             return .usage
@@ -28,13 +35,14 @@ extension PinsCommand {
                 Console.err("faultline pins compute: --ca applies to host:port only")
                 return .usage
             }
+            if let snippet { return PinSnippetCommand.emit(file: target, snippet) }
             return computeFile(target, json: json)
         }
         guard let (host, port) = PinsCommandSupport.hostPort(target) else {
             Console.err("faultline pins compute: \(target): no such file, and not host:port")
             return .usage
         }
-        return computeLive(host: host, port: port, ca: parsed["ca"], timeout: timeout, json: json)
+        return computeLive(host: host, port: port, ca: parsed["ca"], timeout: timeout, json: json, snippet: snippet)
     }
 
     private static func computeFile(_ path: String, json: Bool) -> ExitStatus {
@@ -71,7 +79,8 @@ extension PinsCommand {
         return .ok
     }
 
-    private static func computeLive(host: String, port: UInt16, ca: String?, timeout: Int, json: Bool) -> ExitStatus {
+    private static func computeLive(host: String, port: UInt16, ca: String?, timeout: Int, json: Bool,
+                                    snippet: PinSnippetCommand.Request?) -> ExitStatus {
         let result: TLSProbeResult
         let served: [Certificate]
         let verified: [Certificate]
@@ -87,6 +96,10 @@ extension PinsCommand {
         } catch {
             Console.err("faultline pins compute: \(host):\(port): \(error)")
             return .usage
+        }
+        if let snippet {
+            return PinSnippetCommand.emit(live: result, served: served, verified: verified, host: host, target: "\(host):\(port)",
+                                          snippet)
         }
         let now = Date()
         let positions = CertificatePosition.positions(of: served)

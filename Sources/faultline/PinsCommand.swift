@@ -1,10 +1,16 @@
-/// `faultline pins compute|check`: SPKI pins of files and live servers, and a CI gate.
+/// `faultline pins compute|check|app`: SPKI pins of files and live servers, a CI gate, and
+/// apps' own pin configurations checked against chains.
 enum PinsCommand {
     static let usage = """
     Usage:
       faultline pins compute <file | host:port> [--format text|json] [--ca FILE] [--timeout-ms N]
+      faultline pins compute <file | host:port> --emit ios|android|okhttp|trustkit
+                           [--position leaf|intermediate|root] [--expires YYYY-MM-DD] [--host NAME] [--ca FILE]
       faultline pins check <host:port> --pins PIN,... [--candidate PIN,...] [--ca FILE]
                            [--require-candidate] [--format text|json] [--timeout-ms N]
+      faultline pins app --app LABEL=FILE ... --chain LABEL=SOURCE ... [--host NAME ...]
+                         [--at DATE] [--build release|debuggable] [--ca FILE] [--token T]
+                         [--format text|json] [--timeout-ms N]
 
     A pin is base64(SHA-256(DER SubjectPublicKeyInfo)), the value of
       openssl x509 -noout -pubkey | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64
@@ -14,18 +20,37 @@ enum PinsCommand {
     certificate or chain, or the pin of a private key, public key or certificate request; for
     host:port, of the chain the server sends (whether or not it verifies, which it says).
 
+    --emit: prints that platform's pin configuration block for the host (--host, else the target's host or
+    the leaf's first DNS name) with the pin of the certificate at --position (default leaf; a live server's
+    verified chain, whose root the trust store supplies), a backup-pin placeholder to replace, the
+    expiration (Android, TrustKit; --expires, default a year from today) and the platform's pitfalls.
+
     check: handshakes with host:port, verifies the chain (the system trust store, or only --ca FILE
     when given) and the host name, then checks the pins against the verified chain: which pin
     matched which certificate, the candidate (next) set in shadow, and warnings.
 
+    app: which app versions would refuse which chain, each judged with its own platform's rules
+    (docs/pinning.md). FILE is an Info.plist (ATS NSPinnedDomains and/or TrustKit, XML or binary),
+    network_security_config.xml (Android), TrustKit JSON, OkHttp CertificatePinner source or list,
+    or a Faultline config (its upstreams' pins, with the proxy's rules). SOURCE is a PEM/DER chain
+    file (verified path: as is when it ends at a self-signed root, else built to --ca or the
+    system store), host:port (a handshake, verified with --ca or the system store), or admin or
+    admin:URL (the chains the running proxy verified, from GET /pins; token --token or
+    $FAULTLINE_ADMIN_TOKEN). Hosts: --host, else those the apps name (host:port and admin chains:
+    their own host). --at evaluates expirations as of DATE (2027-06-01 or 2027-06-01T12:00:00Z);
+    --build debuggable applies Android debug-overrides. Prints PASS, FAIL, NOT PINNED or
+    PASS (report only) per app, host and chain, and the reason for each FAIL.
+
     Exit codes: 0 pins pass (compute: printed); 1 pin mismatch, or the chain is not trusted (pins only
-    narrow a trusted chain), or with --require-candidate the candidate set fails; 2 usage error,
-    unreadable file, bad pin, or connection/handshake error.
+    narrow a trusted chain), or with --require-candidate the candidate set fails, or (app) an app
+    would refuse a chain (report-only failures do not count); 2 usage error, unreadable file or
+    app configuration (the reader's error names file, key and line), bad pin, or
+    connection/handshake error.
     """
 
     static func main(_ arguments: [String]) -> ExitStatus {
         guard let subcommand = arguments.first else {
-            Console.err("faultline pins: expected compute or check\n\n\(usage)")
+            Console.err("faultline pins: expected compute, check or app\n\n\(usage)")
             return .usage
         }
         let rest = Array(arguments.dropFirst())
@@ -37,6 +62,8 @@ enum PinsCommand {
             return compute(rest)
         case "check":
             return check(rest)
+        case "app":
+            return app(rest)
         default:
             Console.err("faultline pins: unknown subcommand \"\(subcommand)\"\n\n\(usage)")
             return .usage

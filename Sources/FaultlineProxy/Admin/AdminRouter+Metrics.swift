@@ -6,6 +6,7 @@ extension AdminRouter {
         var metrics = server.metricsSnapshot()
         let sessions = server.sessions.all(now: MonotonicClock.nanoseconds())
         metrics.sessionsActive = sessions.count
+        metrics.pinReports = server.pinReports.counts()
         metrics.faults.append(MetricsSnapshot.FaultScope(scope: "session",
                                                          stats: sessions.flatMap { $0.ruleSet.decider.stats() }))
         return AdminResponse(status: 200, body: Array(MetricsRenderer.render(metrics).utf8), contentType: MetricsText.contentType)

@@ -8,7 +8,7 @@ struct AdminRouter: Sendable {
 
     /// The endpoints, as listed in 404 answers.
     static let endpoints = [
-        "GET /health", "GET /pins", "GET /stats", "GET /metrics", "GET /har", "DELETE /har", "GET /log", "GET /rules", "POST /rules", "POST /rules/reset",
+        "GET /health", "GET /pins", "GET /pins/reports", "POST /pins/reports", "GET /stats", "GET /metrics", "GET /har", "DELETE /har", "GET /log", "GET /rules", "POST /rules", "POST /rules/reset",
         "GET /rules/{name}", "PUT /rules/{name}", "DELETE /rules/{name}",
         "POST /rules/{name}/enable", "POST /rules/{name}/disable",
         "POST /rules/{name}/faults/{fault}/enable", "POST /rules/{name}/faults/{fault}/disable",
@@ -26,8 +26,8 @@ struct AdminRouter: Sendable {
         switch segments.first {
         case "health" where segments.count == 1, "healthz" where segments.count == 1:
             return method == "GET" ? health() : notAllowed(request, "GET")
-        case "pins" where segments.count == 1:
-            return method == "GET" ? .json(200, AdminBody.Pins(upstreams: server.pinStatus.report())) : notAllowed(request, "GET")
+        case "pins":
+            return pins(method, Array(segments.dropFirst()), request)
         case "stats" where segments.count == 1:
             return method == "GET" ? stats() : notAllowed(request, "GET")
         case "metrics" where segments.count == 1:

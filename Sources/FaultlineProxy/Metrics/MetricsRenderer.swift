@@ -8,6 +8,7 @@ enum MetricsRenderer {
         requests(metrics, &out)
         faults(metrics.faults, &out)
         upstreams(metrics.upstreams, &out)
+        PinReportBoard.render(metrics.pinReports, into: &out)
         out.family("faultline_active_connections", .gauge, "Client connections open now (HTTP/1 and HTTP/2).")
         out.sample("faultline_active_connections", metrics.activeConnections)
         out.family("faultline_sessions_active", .gauge, "Test sessions alive now.")

@@ -31,6 +31,8 @@ struct MetricsSnapshot {
     var activeConnections: Int
     /// Live sessions; set by the admin router (0 while nothing reports sessions).
     var sessionsActive = 0
+    /// Pin failure reports by host name label and format; set by the admin router.
+    var pinReports: [PinReportBoard.Count] = []
     /// The HTTP/2 counters of `GET /stats`.
     var http2: HTTP2Counters.Counts
     /// The running configuration's generation (1 at start, +1 per reload or rule change).

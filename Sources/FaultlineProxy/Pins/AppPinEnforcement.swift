@@ -34,7 +34,7 @@ enum AppPinEnforcement {
             chain: observed.map { .init(position: $0.position.rawValue, subject: $0.subject, pin: $0.pin.base64) },
             matches: verdict.outcome == .pass ? [line] : [],
             candidateMatches: shadow?.1.outcome == .pass ? candidateLine.map { [$0] } ?? [] : [],
-            date: now, verdict: line, candidateVerdict: candidateLine)
+            date: now, serverName: security.serverName, verdict: line, candidateVerdict: candidateLine)
         let refusal = enforced && rule.mode == .enforce && verdict.outcome.blocks
             ? PinRefusal(json: refusalBody(rule, verdict: verdict, line: line, security: security, observed: observed))
             : nil

@@ -54,7 +54,7 @@ enum PinEnforcement {
             chain: verdict.observed.map { .init(position: $0.position.rawValue, subject: $0.subject, pin: $0.pin.base64) },
             matches: verdict.matches.map { "\($0.pin) matched the \($0.position.rawValue) \($0.subject)" },
             candidateMatches: (verdict.candidate?.matches ?? []).map { "\($0.pin) matched the \($0.position.rawValue) \($0.subject)" },
-            date: now)
+            date: now, serverName: security.serverName)
         let refusal = verdict.blocks ? PinRefusal(json: refusalBody(security: security, policy: policy, verdict: verdict)) : nil
         return Check(observation: observation, events: events, refusal: refusal)
     }

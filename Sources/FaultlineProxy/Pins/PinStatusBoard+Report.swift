@@ -1,8 +1,11 @@
 import Foundation
 
 extension PinStatusBoard {
-    /// One upstream's pin counters and last chains, as `GET /pins` shows them.
+    /// One upstream's pin counters and last chains, as `GET /pins` shows them; with the
+    /// name the chains were verified for, so that `faultline pins app --chain L=admin` checks
+    /// each chain on its own host.
     struct UpstreamReport: Encodable {
+        let serverName: String?
         let handshakes: Int
         let live: Tally
         let candidate: CandidateTally
@@ -16,6 +19,7 @@ extension PinStatusBoard {
         let lastCandidateFailure: FailureReport?
 
         enum CodingKeys: String, CodingKey {
+            case serverName = "server_name"
             case handshakes
             case live
             case candidate

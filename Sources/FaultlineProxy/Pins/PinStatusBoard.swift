@@ -21,12 +21,15 @@ final class PinStatusBoard: Sendable {
         let matches: [String]
         let candidateMatches: [String]
         let date: Date
+        /// The name the chain was verified for (the upstream's `server_name`).
+        var serverName: String?
         /// Pins from an app file: the verdict line of the live and of the candidate app.
         var verdict: String?
         var candidateVerdict: String?
     }
 
     private struct Status {
+        var serverName: String?
         var handshakes = 0
         var livePassed = 0
         var liveFailed = 0
@@ -63,6 +66,7 @@ final class PinStatusBoard: Sendable {
                 status.lastCandidateFailure = observation
             case nil: break
             }
+            status.serverName = observation.serverName
             status.lastChain = observation.chain
             status.lastMatches = observation.matches
             status.lastVerdict = observation.verdict
@@ -75,6 +79,7 @@ final class PinStatusBoard: Sendable {
     func report() -> [String: UpstreamReport] {
         statuses.withLock { $0 }.mapValues { status in
             UpstreamReport(
+                serverName: status.serverName,
                 handshakes: status.handshakes,
                 live: Tally(passed: status.livePassed, failed: status.liveFailed),
                 candidate: CandidateTally(passed: status.candidatePassed, failed: status.candidateFailed),

@@ -13,6 +13,8 @@ final class ProxyServerState: Sendable {
     private let descriptorLimit: Int
     /// Pin outcomes per upstream.
     let pinStatus = PinStatusBoard()
+    /// Pin failure reports apps sent (`POST /pins/reports`); outside the snapshot, so they survive reloads.
+    let pinReports = PinReportBoard()
     /// HTTP/2 connection, stream and reset counts (see `ProxyServerState+HTTP2Counters`).
     let http2Counters = HTTP2Counters()
     /// What `GET /metrics` reads besides the above: the loops' shards and per-upstream events.
