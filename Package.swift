@@ -32,7 +32,7 @@ let package = Package(
 
         // Imports point downward only (scripts/check-layering.sh enforces it): IO, HTTP and
         // Log at the bottom; TLS on IO and HTTP2 on HTTP; Config on TLS (it owns the pin values); the demo
-        // origin on IO, HTTP and TLS; Proxy above them; the CLI on top, with no C module.
+        // origin on IO, HTTP and TLS; app pins on TLS; Proxy above them; the CLI on top, with no C module.
         .target(name: "FaultlineIO", dependencies: ["CLinux"], swiftSettings: hotPath),
         .target(name: "FaultlineHTTP", dependencies: ["CLLHTTP"], swiftSettings: hotPath),
         .target(name: "FaultlineLog", dependencies: ["FaultlineHTTP"], swiftSettings: hotPath),
@@ -44,7 +44,8 @@ let package = Package(
         // Apps' own pin configurations (ATS, Android, TrustKit, OkHttp) and each platform's matching rules.
         .target(name: "FaultlineAppPins", dependencies: ["FaultlineTLS"], swiftSettings: strict),
         .target(name: "FaultlineProxy",
-                dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineHTTP2", "FaultlineConfig", "FaultlineTLS", "FaultlineLog"],
+                dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineHTTP2", "FaultlineConfig", "FaultlineTLS", "FaultlineLog",
+                               "FaultlineAppPins"],
                 swiftSettings: hotPath),
         .executableTarget(name: "faultline",
                           dependencies: ["FaultlineProxy", "FaultlineDemoOrigin", "FaultlineConfig", "FaultlineIO", "FaultlineTLS", "FaultlineLog",

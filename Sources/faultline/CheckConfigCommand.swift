@@ -7,9 +7,9 @@ enum CheckConfigCommand {
     Usage: faultline check-config FILE
 
     Validates FILE (JSON; schema in config/faultline.schema.json), resolves every upstream host,
-    loads every certificate and key, and prints every problem with its field path, then the
-    warnings (e.g. a pin set with no backup). Exit 0 if valid (warnings allowed), 3 if not,
-    2 on usage errors.
+    loads every certificate and key, reads every app pin file (pins.app), and prints every
+    problem with its field path, then the warnings (e.g. a pin set with no backup). Exit 0
+    if valid (warnings allowed), 3 if not, 2 on usage errors.
     """
 
     static func main(_ arguments: [String]) -> ExitStatus {
@@ -23,8 +23,9 @@ enum CheckConfigCommand {
             return .usage
         }
         do {
-            let (config, warnings) = try ConfigLoader.loadWithWarnings(path: path)
-            _ = try ConfigSnapshot(config: config, generation: 0)
+            let (config, loadWarnings) = try ConfigLoader.loadWithWarnings(path: path)
+            let snapshot = try ConfigSnapshot(config: config, generation: 0)
+            let warnings = loadWarnings + snapshot.appPinWarnings.map(\.warning)
             for warning in warnings { Console.err("\(path): warning: \(warning)") }
             Console.out("\(path): OK (\(config.listeners.count) listener(s), \(config.upstreams.count) upstream(s), \(config.routes.count) route(s)\(warnings.isEmpty ? "" : ", \(warnings.count) warning(s)"))")
             return .ok

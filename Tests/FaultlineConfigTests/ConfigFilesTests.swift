@@ -44,7 +44,7 @@ struct ConfigFilesTests {
             ("clientTimeouts", ConfigKeys.clientTimeouts), ("limits", ConfigKeys.limits),
             ("listenerTLS", ConfigKeys.listenerTLS), ("sniCertificate", ConfigKeys.sniCertificate),
             ("drillCertificate", ConfigKeys.drillCertificate), ("upstreamTrust", ConfigKeys.upstreamTrust),
-            ("pins", ConfigKeys.pins), ("har", ConfigLoader.harKeys),
+            ("pins", ConfigKeys.pins), ("appPinCandidate", ConfigKeys.appPinCandidate), ("har", ConfigLoader.harKeys),
             ("http2", ConfigLoader.http2Keys), ("http2StreamResets", ConfigLoader.http2ResetKeys),
             ("sessions", ConfigLoader.sessionsKeys), ("journal", ConfigLoader.journalKeys),
         ]

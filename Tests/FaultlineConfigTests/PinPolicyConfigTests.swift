@@ -103,7 +103,7 @@ struct PinPolicyConfigTests {
         (#""sha256": ["\#(Self.a)", "\#(Self.b)"], "expires": 20270601"#,
          "upstreams.staging.pins.expires: expected an ISO 8601 date, got 20270601"),
         (#""sha256": ["\#(Self.a)", "\#(Self.b)"], "backup": []"#,
-         "upstreams.staging.pins.backup: unknown key (known: sha256, mode, candidate, expires, on_expiry)"),
+         "upstreams.staging.pins.backup: unknown key (known: sha256, mode, candidate, expires, on_expiry, app, domain, platform, build)"),
     ])
     func reportsExactly(members: String, expected: String) {
         #expect(configErrors(pins(members)) == [expected])

@@ -31,4 +31,20 @@ struct PinCheckVerdictTests {
         let line = String(decoding: JSONLineEncoder.encode(records[0]), as: UTF8.self)
         #expect(line.contains("\"faultline.pin.result\":\"mismatch\""), "\(line)")
     }
+
+    @Test func pinsFromAnAppFileGiveTheRecordTheVerdictLineAndTheRule() throws {
+        let address = try #require(SocketAddress(ip: "127.0.0.1", port: 443))
+        let base = check(livePassed: false, refused: true)
+        let line = "FAIL: pins only leaf keys; the chain's leaf key is not among them (ATS NSAppTransportSecurity.NSPinnedDomains[\"api.example.com\"] in Info.plist)"
+        let app = PinEnforcement.Check(observation: base.observation, events: [], refusal: base.refusal, verdictLine: line,
+                                       appAttributes: [(key: "faultline.pin.app", value: "Info.plist"),
+                                                       (key: "faultline.pin.app_platform", value: "ats")])
+        let records = app.records(address: address, policy: LogPolicy())
+        let text = String(decoding: JSONLineEncoder.encode(records[0]), as: UTF8.self)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["faultline.message"] as? String == line, "\(text)")
+        #expect(object["faultline.pin.app"] as? String == "Info.plist" && object["faultline.pin.app_platform"] as? String == "ats",
+                "\(text)")
+        #expect(object["faultline.pin.result"] as? String == "mismatch", "\(text)")
+    }
 }

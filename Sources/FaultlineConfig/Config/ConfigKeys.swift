@@ -18,7 +18,9 @@ enum ConfigKeys {
     /// The upstream keys that only an https upstream accepts.
     static let upstreamTLS = ["server_name", "trust", "min_version", "verify_hostname", "pins"]
     static let upstreamTrust = ["ca_file", "system"]
-    static let pins = ["sha256", "mode", "candidate", "expires", "on_expiry"]
+    static let pins = ["sha256", "mode", "candidate", "expires", "on_expiry", "app", "domain", "platform", "build"]
+    /// `pins.candidate` when the pins name an app file.
+    static let appPinCandidate = ["app", "domain", "platform", "build"]
     static let upstreamTimeouts = ["connect", "response", "idle", "tunnel_idle"]
     static let route = ["name", "match", "upstream", "faults"]
     static let routeMatch = ["host", "methods", "path", "path_prefix", "path_glob"]

@@ -1,3 +1,5 @@
+import FaultlineTLS
+
 extension ConfigLoader {
     /// The TLS settings of an https upstream; `urlHost` is nil when the URL was invalid,
     /// in which case the members are still checked but nothing is returned.
@@ -15,11 +17,20 @@ extension ConfigLoader {
                 "hostname verification is OFF: any certificate that chains to a trusted CA is accepted "
                     + "whatever name it was issued for, so a man in the middle goes unnoticed; use only with a test chain")
         }
-        let pins = object.object("pins", known: ConfigKeys.pins, &diagnostics)
-            .flatMap { readPins($0, &context, &diagnostics) }
+        var pins: PinPolicy?
+        var appPins: AppPinsConfig?
+        if let pinsObject = object.object("pins", known: ConfigKeys.pins, &diagnostics) {
+            if pinsObject["app"] != nil {
+                appPins = readAppPins(pinsObject, defaultDomain: serverName, context, &diagnostics)
+            } else {
+                refuseAppPinKeys(pinsObject, &diagnostics)
+                pins = readPins(pinsObject, &context, &diagnostics)
+            }
+        }
         guard let serverName else { return nil }
         return UpstreamTLSConfig(
-            serverName: serverName, trust: trust, minVersion: minVersion, verifyHostname: verifyHostname, pins: pins)
+            serverName: serverName, trust: trust, minVersion: minVersion, verifyHostname: verifyHostname, pins: pins,
+            appPins: appPins)
     }
 
     /// Refuses the TLS-only members on an http upstream.

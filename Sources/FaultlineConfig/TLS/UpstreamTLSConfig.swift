@@ -13,6 +13,8 @@ public struct UpstreamTLSConfig: Sendable, Equatable {
     public let verifyHostname: Bool
     /// Pins checked after the chain is verified, if any.
     public let pins: PinPolicy?
+    /// Pins taken from an app configuration instead (never both), if any.
+    public let appPins: AppPinsConfig?
 
     /// Creates an upstream TLS configuration; the defaults are those of the config format.
     public init(
@@ -20,13 +22,15 @@ public struct UpstreamTLSConfig: Sendable, Equatable {
         trust: UpstreamTrustConfig = UpstreamTrustConfig(),
         minVersion: MinimumTLSVersion = .tls12,
         verifyHostname: Bool = true,
-        pins: PinPolicy? = nil
+        pins: PinPolicy? = nil,
+        appPins: AppPinsConfig? = nil
     ) {
         self.serverName = serverName
         self.trust = trust
         self.minVersion = minVersion
         self.verifyHostname = verifyHostname
         self.pins = pins
+        self.appPins = appPins
     }
 
     /// Whether `serverName` is an IP literal: then no SNI is sent (RFC 6066) and the

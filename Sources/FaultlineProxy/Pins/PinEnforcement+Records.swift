@@ -20,7 +20,10 @@ extension PinEnforcement.Check {
         record.upstream = observation.upstream
         record.serverPort = Int(address.port)
         record.pinResult = verdict
-        record.setMessage(message, policy: policy)
+        record.setMessage(verdictLine ?? message, policy: policy)
+        for (key, value) in appAttributes {
+            record.addAttribute(key, value, policy: policy)
+        }
         // Keys are unique in a record: what repeats (matches, the chain) is one array.
         if !observation.matches.isEmpty {
             record.addAttribute("faultline.pin.matched", strings: observation.matches, policy: policy)

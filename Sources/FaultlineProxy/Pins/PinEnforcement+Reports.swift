@@ -46,6 +46,8 @@ extension PinEnforcement {
         let upstream: String
         let mode: String
         let observed: [String]
+        /// Pins from an app file: the evaluator's verdict with the rule it applied.
+        var verdict: String?
 
         enum CodingKeys: String, CodingKey {
             case dateTime = "date-time"
@@ -60,6 +62,7 @@ extension PinEnforcement {
             case upstream = "faultline-upstream"
             case mode = "faultline-mode"
             case observed = "faultline-observed"
+            case verdict = "faultline-verdict"
         }
     }
 

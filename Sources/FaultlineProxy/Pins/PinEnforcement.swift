@@ -17,6 +17,11 @@ enum PinEnforcement {
         let events: [ProxyEvent]
         /// Set when the chain must be refused (enforce mode, no live pin matched).
         let refusal: PinRefusal?
+        /// Pins from an app file: the evaluator's verdict with the rule it applied, the
+        /// record's message (nil when the check is off).
+        var verdictLine: String?
+        /// Pins from an app file: which file, platform, domain and entry, as record attributes.
+        var appAttributes: [(key: String, value: String)] = []
     }
 
     static func evaluate(_ pins: PinSet, security: UpstreamSecurity, session: TLSSession, address: SocketAddress) -> Check {

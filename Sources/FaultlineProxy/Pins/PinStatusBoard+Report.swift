@@ -12,6 +12,9 @@ extension PinStatusBoard {
         let expiredHandshakes: Int
         let lastChain: [CertificateReport]
         let lastMatches: [String]
+        /// Pins from an app file: the evaluator's last verdicts (absent for listed pins).
+        let lastVerdict: String?
+        let lastCandidateVerdict: String?
         let lastLiveFailure: FailureReport?
         let lastCandidateFailure: FailureReport?
 
@@ -23,6 +26,8 @@ extension PinStatusBoard {
             case expiredHandshakes = "expired_handshakes"
             case lastChain = "last_chain"
             case lastMatches = "last_matches"
+            case lastVerdict = "last_verdict"
+            case lastCandidateVerdict = "last_candidate_verdict"
             case lastLiveFailure = "last_live_failure"
             case lastCandidateFailure = "last_candidate_failure"
         }
@@ -67,12 +72,16 @@ extension PinStatusBoard {
         let chain: [CertificateReport]
         let matches: [String]
         let candidateMatches: [String]
+        let verdict: String?
+        let candidateVerdict: String?
 
         enum CodingKeys: String, CodingKey {
             case date
             case chain
             case matches
             case candidateMatches = "candidate_matches"
+            case verdict
+            case candidateVerdict = "candidate_verdict"
         }
 
         init(_ observation: Observation) {
@@ -80,6 +89,8 @@ extension PinStatusBoard {
             chain = observation.chain.map(CertificateReport.init)
             matches = observation.matches
             candidateMatches = observation.candidateMatches
+            verdict = observation.verdict
+            candidateVerdict = observation.candidateVerdict
         }
     }
 }

@@ -23,6 +23,9 @@ final class PinStatusBoard: Sendable {
         let date: Date
         /// The name the chain was verified for (the upstream's `server_name`).
         var serverName: String?
+        /// Pins from an app file: the verdict line of the live and of the candidate app.
+        var verdict: String?
+        var candidateVerdict: String?
     }
 
     private struct Status {
@@ -35,6 +38,8 @@ final class PinStatusBoard: Sendable {
         var expiredHandshakes = 0
         var lastChain: [ChainEntry] = []
         var lastMatches: [String] = []
+        var lastVerdict: String?
+        var lastCandidateVerdict: String?
         var lastLiveFailure: Observation?
         var lastCandidateFailure: Observation?
     }
@@ -64,6 +69,8 @@ final class PinStatusBoard: Sendable {
             status.serverName = observation.serverName
             status.lastChain = observation.chain
             status.lastMatches = observation.matches
+            status.lastVerdict = observation.verdict
+            status.lastCandidateVerdict = observation.candidateVerdict
             all[observation.upstream] = status
         }
     }
@@ -79,6 +86,8 @@ final class PinStatusBoard: Sendable {
                 expiredHandshakes: status.expiredHandshakes,
                 lastChain: status.lastChain.map(CertificateReport.init),
                 lastMatches: status.lastMatches,
+                lastVerdict: status.lastVerdict,
+                lastCandidateVerdict: status.lastCandidateVerdict,
                 lastLiveFailure: status.lastLiveFailure.map(FailureReport.init),
                 lastCandidateFailure: status.lastCandidateFailure.map(FailureReport.init))
         }

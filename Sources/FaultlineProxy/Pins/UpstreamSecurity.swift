@@ -11,11 +11,13 @@ final class UpstreamSecurity: Sendable {
     let port: UInt16
     let verifyHostname: Bool
     let pins: PinSet?
+    /// Pins from an app file, read when the snapshot was compiled (never with `pins`).
+    let appPins: AppPinRule?
     /// Whether the warnings that need a served chain (no backup outside it, matches only on
     /// an intermediate) were given; once per snapshot, at the first full handshake.
     let chainWarningsGiven = Atomic<Bool>(false)
 
-    init(upstream: UpstreamConfig, tls: UpstreamTLSConfig) throws(TLSConfigurationError) {
+    init(upstream: UpstreamConfig, tls: UpstreamTLSConfig, appPins: AppPinRule? = nil) throws(TLSConfigurationError) {
         upstreamName = upstream.name
         // An h2 upstream is offered HTTP/2 alone: a server that cannot speak it must say so
         // (no ALPN match) rather than quietly answer in HTTP/1.1.
@@ -26,6 +28,7 @@ final class UpstreamSecurity: Sendable {
         port = upstream.port
         verifyHostname = tls.verifyHostname
         pins = tls.pins.map(PinSet.init(policy:))
+        self.appPins = appPins
     }
 
     /// A client session for a new connection.

@@ -24,6 +24,9 @@ public final class ConfigSnapshot: Sendable {
     let faultBodies: [String: [UInt8]]
     /// Where exchange, pin, TLS and fault records go, and how they are redacted.
     let log: TrafficLog
+    /// Warnings from the app pin files upstreams name (read at each compile, so a reload
+    /// picks up a changed file); `check-config` prints them, the proxy reports them.
+    public let appPinWarnings: [AppPinWarning]
 
     /// Compiles `config`: resolves every upstream host (blocking; never on an event loop) and
     /// loads every certificate, key and CA file. Every problem is reported with its field path.
@@ -34,7 +37,8 @@ public final class ConfigSnapshot: Sendable {
                 confinedBodyFiles: Set<String> = []) throws(ConfigErrors) {
         var addresses: [String: SocketAddress] = [:]
         var security: [String: UpstreamSecurity] = [:]
-        var errors: [ConfigError] = []
+        let appPins = Self.appPinRules(config)
+        var errors = appPins.errors
         for upstream in config.upstreams {
             do {
                 addresses[upstream.name] = try SocketAddress.resolve(host: upstream.host, port: upstream.port)
@@ -44,7 +48,7 @@ public final class ConfigSnapshot: Sendable {
             }
             if let tls = upstream.tls {
                 do {
-                    security[upstream.name] = try UpstreamSecurity(upstream: upstream, tls: tls)
+                    security[upstream.name] = try UpstreamSecurity(upstream: upstream, tls: tls, appPins: appPins.rules[upstream.name])
                 } catch {
                     errors.append(ConfigError(path: "upstreams.\(upstream.name).trust", message: "\(error)"))
                 }
@@ -98,6 +102,7 @@ public final class ConfigSnapshot: Sendable {
         self.addresses = addresses
         self.security = security
         self.listenerTLS = listenerTLS
+        appPinWarnings = appPins.warnings
     }
 
     /// The resolved address of the upstream named `name`.

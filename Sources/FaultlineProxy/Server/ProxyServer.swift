@@ -47,6 +47,7 @@ public final class ProxyServer: Sendable {
         let state = ProxyServerState(snapshot: snapshot, events: events,
                                      connections: ConnectionCounter(ceiling: ceiling), descriptorLimit: descriptorLimit)
         self.state = state
+        state.reportAppPinWarnings(of: snapshot)
         var contexts: [LoopContext] = []
         contexts.reserveCapacity(group.loops.count)
         for loop in group.loops {

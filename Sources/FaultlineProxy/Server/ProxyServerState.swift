@@ -58,6 +58,14 @@ final class ProxyServerState: Sendable {
         eventSink(event.redacted(by: snapshot.log.policy.redactor))
     }
 
+    /// Reports what reading the upstreams' app pin files found worth a look (at start and
+    /// on every reload, as the files are read again).
+    func reportAppPinWarnings(of snapshot: ConfigSnapshot) {
+        for item in snapshot.appPinWarnings {
+            events(.pinWarning(upstream: item.upstream, message: item.warning.description))
+        }
+    }
+
     /// Tells the operator when `configured` (limits.max_connections) is above what the
     /// descriptor limit allows; the lower ceiling applies.
     func warnIfCapped(_ configured: Int) {
@@ -125,6 +133,7 @@ final class ProxyServerState: Sendable {
         sessions.recompile(config: next.config)
         journal.resize(to: next.config.journal.capacity)
         events(.reloaded(generation: next.generation))
+        reportAppPinWarnings(of: next)
         if next.config.limits.maxConnections != previousLimit { warnIfCapped(next.config.limits.maxConnections) }
         return next
     }

@@ -22,10 +22,15 @@ extension UpstreamConnection {
     /// connections alike): called from `socketDidConnect`, before anything written is sent.
     static func checkPins(security: UpstreamSecurity?, socket: StreamSocket, address: SocketAddress,
                           state: ProxyServerState) -> PinOutcome {
-        guard let security, let pins = security.pins, let session = socket.transformer as? TLSSession else {
+        guard let security, let session = socket.transformer as? TLSSession else { return .passed(nil) }
+        let check: PinEnforcement.Check
+        if let rule = security.appPins {
+            check = AppPinEnforcement.evaluate(rule, security: security, session: session)
+        } else if let pins = security.pins {
+            check = PinEnforcement.evaluate(pins, security: security, session: session, address: address)
+        } else {
             return .passed(nil)
         }
-        let check = PinEnforcement.evaluate(pins, security: security, session: session, address: address)
         state.pinStatus.record(check.observation)
         state.metrics.pinChecked(upstream: security.upstreamName, live: check.verdict, candidatePassed: check.observation.candidatePassed)
         for event in check.events { state.events(event) }
