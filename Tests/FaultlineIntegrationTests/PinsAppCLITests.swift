@@ -150,6 +150,21 @@ struct PinsAppCLITests {
         #expect(after.status == 0)
     }
 
+    /// Found by the AppPinConfig fuzz target: an Info.plist whose attribute name is not UTF-8
+    /// (`<plist \u{CE}ersion=…>`) made Foundation's XMLParser trap while the reader looked for
+    /// line numbers. It is refused as a usage error naming the file and the line.
+    @Test func anInfoPlistThatIsNotUTF8IsRefusedRatherThanCrashing() async throws {
+        let rotation = try await PinsAppRotation()
+        let chainArguments = ["--chain", "current=\(rotation.chain.path("chain.pem"))", "--ca", rotation.chain.path("root.pem")]
+        let path = rotation.path("not-utf8.plist")
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist ".utf8) + [0xCE]
+        bytes += Array("ersion=\"1.0\"><dict><key>NSAppTransportSecurity</key><dict><key>NSPinnedDomains</key><dict><key>localhost</key><dict><key>NSPinnedLeafIdentities</key><array><dict><key>SPKI-SHA256-BASE64</key><string>\(rotation.chain.pin("leaf"))</string></dict></array></dict></dict></dict></dict></plist>\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let result = try await Self.pinsApp(["--app", "ios=\(path)"] + chainArguments)
+        #expect(result.status == 2, "\(result.output) \(result.error)")
+        #expect(result.error.contains(path) && result.error.contains("not UTF-8 text") && result.error.contains("line 2"), "\(result.error)")
+    }
+
     @Test func usageErrorsExitTwoWithTheReadersMessage() async throws {
         let rotation = try await PinsAppRotation()
         let chainArguments = ["--chain", "current=\(rotation.chain.path("chain.pem"))", "--ca", rotation.chain.path("root.pem")]
