@@ -125,9 +125,12 @@ public final class HTTP1Decoder {
 // MARK: - llhttp callbacks
 
 extension HTTP1Decoder {
-    fileprivate static func from(_ parser: UnsafeMutablePointer<llhttp_t>?) -> HTTP1Decoder? {
-        guard let data = parser?.pointee.data else { return nil }
-        return Unmanaged<HTTP1Decoder>.fromOpaque(data).takeUnretainedValue()
+    /// Runs `body` on the decoder behind `parser` without retaining it: the decoder is
+    /// alive for the whole `llhttp_execute` call that invokes the callback, and a retain and
+    /// release per callback (a dozen per message) showed up in profiles.
+    fileprivate static func with(_ parser: UnsafeMutablePointer<llhttp_t>?, _ body: (HTTP1Decoder) -> Int32) -> Int32 {
+        guard let data = parser?.pointee.data else { return -1 }
+        return Unmanaged<HTTP1Decoder>.fromOpaque(data)._withUnsafeGuaranteedRef(body)
     }
 
     fileprivate static func buffer(_ at: UnsafePointer<CChar>?, _ length: Int) -> UnsafeRawBufferPointer {
@@ -260,8 +263,12 @@ extension HTTP1Decoder {
             return fail(.malformed, error.description)
         }
         inTrailers = true
+        // Handed over, not copied: a copy would share the field storage with the decoder and
+        // make the first edit downstream copy it again.
+        let bodiless = kind == .response && (responseHasNoBody || head.isInterim)
         events.append(.head(head))
-        if kind == .response && (responseHasNoBody || head.isInterim) {
+        head = HTTPHead()
+        if bodiless {
             return 1
         }
         return 0
@@ -288,34 +295,34 @@ extension HTTP1Decoder {
         let settings = UnsafeMutablePointer<llhttp_settings_t>.allocate(capacity: 1)
         llhttp_settings_init(settings)
         settings.pointee.on_message_begin = { parser in
-            HTTP1Decoder.from(parser)?.onMessageBegin() ?? -1
+            HTTP1Decoder.with(parser) { $0.onMessageBegin() }
         }
         settings.pointee.on_url = { parser, at, length in
-            HTTP1Decoder.from(parser)?.onTarget(HTTP1Decoder.buffer(at, length)) ?? -1
+            HTTP1Decoder.with(parser) { $0.onTarget(HTTP1Decoder.buffer(at, length)) }
         }
         settings.pointee.on_status = { parser, at, length in
-            HTTP1Decoder.from(parser)?.onReason(HTTP1Decoder.buffer(at, length)) ?? -1
+            HTTP1Decoder.with(parser) { $0.onReason(HTTP1Decoder.buffer(at, length)) }
         }
         settings.pointee.on_header_field = { parser, at, length in
-            HTTP1Decoder.from(parser)?.onHeaderField(HTTP1Decoder.buffer(at, length)) ?? -1
+            HTTP1Decoder.with(parser) { $0.onHeaderField(HTTP1Decoder.buffer(at, length)) }
         }
         settings.pointee.on_header_field_complete = { parser in
-            HTTP1Decoder.from(parser)?.onHeaderFieldComplete() ?? -1
+            HTTP1Decoder.with(parser) { $0.onHeaderFieldComplete() }
         }
         settings.pointee.on_header_value = { parser, at, length in
-            HTTP1Decoder.from(parser)?.onHeaderValue(HTTP1Decoder.buffer(at, length)) ?? -1
+            HTTP1Decoder.with(parser) { $0.onHeaderValue(HTTP1Decoder.buffer(at, length)) }
         }
         settings.pointee.on_header_value_complete = { parser in
-            HTTP1Decoder.from(parser)?.onHeaderValueComplete() ?? -1
+            HTTP1Decoder.with(parser) { $0.onHeaderValueComplete() }
         }
         settings.pointee.on_headers_complete = { parser in
-            HTTP1Decoder.from(parser)?.onHeadersComplete() ?? -1
+            HTTP1Decoder.with(parser) { $0.onHeadersComplete() }
         }
         settings.pointee.on_body = { parser, at, length in
-            HTTP1Decoder.from(parser)?.onBody(HTTP1Decoder.buffer(at, length)) ?? -1
+            HTTP1Decoder.with(parser) { $0.onBody(HTTP1Decoder.buffer(at, length)) }
         }
         settings.pointee.on_message_complete = { parser in
-            HTTP1Decoder.from(parser)?.onMessageComplete() ?? -1
+            HTTP1Decoder.with(parser) { $0.onMessageComplete() }
         }
         return settings
     }()

@@ -1,5 +1,8 @@
 /// The result of a route lookup: everything the proxy needs to forward the request.
-public struct CompiledRoute: Sendable {
+///
+/// A class, compiled once per snapshot: a lookup hands out one reference instead of copying
+/// the upstream's whole configuration (a dozen references) into every exchange.
+public final class CompiledRoute: Sendable {
     /// Position of the route in `ProxyConfig.routes`.
     public let index: Int
     /// The route's name.
