@@ -20,7 +20,7 @@ extension ExchangeHost {
         }
         let security = exchange.snapshot.security(ofUpstream: route.upstream.name)
         let connection: UpstreamConnection
-        if !fresh, let pooled = context.pool.take(address, security: security) {
+        if !fresh, let pooled = context.pool.take(address, security: security, now: context.loop.now) {
             connection = pooled
             pooled.begin(owner: self, headRequest: exchange.machine.setup.isHeadRequest)
             trace?.reusedConnection = true

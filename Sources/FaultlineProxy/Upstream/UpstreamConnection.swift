@@ -79,13 +79,18 @@ final class UpstreamConnection: StreamSocketDelegate {
     /// The pin verdict of this connection's handshake; nil without pins or before it.
     var pinResult: PinResult? { lifecycle.pinResult }
 
+    /// When it last went into the pool (monotonic ns; 0 before that): the pool asks the
+    /// kernel whether a connection idle for long is still open before handing it out.
+    private(set) var parkedAt: UInt64 = 0
+
     /// When it must leave the pool if nobody took it (monotonic ns); never unless idle.
     var idleDeadline: UInt64 { lifecycle.idleDeadline ?? .max }
 
-    /// Moves into `pool` until `deadline`; only the pool calls this, after `isReusable`.
+    /// Moves into `pool` at `now` until `deadline`; only the pool calls this, after `isReusable`.
     /// False (nothing changed) if the exchange did not end cleanly.
-    func park(in pool: UpstreamPool, until deadline: UInt64) -> Bool {
+    func park(in pool: UpstreamPool, at now: UInt64, until deadline: UInt64) -> Bool {
         guard lifecycle.park(in: pool, until: deadline) else { return false }
+        parkedAt = now
         decoder.resume()
         return true
     }
