@@ -45,8 +45,16 @@ static inline int fl_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *ctx, fl_ser
     return (int)SSL_CTX_set_tlsext_servername_arg(ctx, arg);
 }
 
-static inline long fl_BIO_set_mem_eof_return(BIO *bio, int value) {
-    return BIO_set_mem_eof_return(bio, value);
+static inline void fl_BIO_set_retry_read(BIO *bio) {
+    BIO_set_retry_read(bio);
+}
+
+static inline void fl_BIO_clear_retry_flags(BIO *bio) {
+    BIO_clear_retry_flags(bio);
+}
+
+static inline long fl_SSL_CTX_set_read_ahead(SSL_CTX *ctx, int yes) {
+    return SSL_CTX_set_read_ahead(ctx, yes);
 }
 
 static inline int fl_sk_X509_num(const STACK_OF(X509) *stack) {

@@ -14,7 +14,7 @@ public enum ByteTransformerEvent: Sendable, Equatable {
 /// over memory BIOs sits between a `StreamSocket` and the HTTP codec.
 ///
 /// The socket calls `receive` with what arrived from the network and `send` with plaintext
-/// the application writes, then sends whatever `takeOutput` returns.
+/// the application writes, then sends whatever `drainOutput` hands it.
 public protocol ByteTransformer: AnyObject {
     /// Whether the handshake has completed.
     var isHandshakeComplete: Bool { get }
@@ -26,6 +26,9 @@ public protocol ByteTransformer: AnyObject {
     func send(_ bytes: UnsafeRawBufferPointer) -> ByteTransformerEvent
     /// Appends the network bytes waiting to be sent (handshake, records, alerts) to `output`.
     func takeOutput(into output: inout [UInt8])
+    /// Hands the network bytes waiting to be sent to `body` (not called when there are none)
+    /// and forgets them; returns what `body` returned, true when there was nothing to send.
+    func drainOutput(_ body: (UnsafeRawBufferPointer) -> Bool) -> Bool
     /// Starts a clean close (close_notify); read the alert with `takeOutput`.
     func shutdown()
     /// Bytes to send in the clear after a failure, before closing: a TLS server answers a

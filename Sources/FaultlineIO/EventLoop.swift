@@ -22,7 +22,6 @@ public final class EventLoop: @unchecked Sendable {
     public let readBuffer: UnsafeMutableRawBufferPointer
 
     private var plaintextScratch: [UInt8] = []
-    private var ciphertextScratch: [UInt8] = []
     private let epollFD: Int32
     private let wakeFD: Int32
     private var slots: [Slot?] = []
@@ -114,20 +113,6 @@ public final class EventLoop: @unchecked Sendable {
         var buffer = buffer
         buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
         plaintextScratch = buffer
-    }
-
-    /// Lends the loop's ciphertext buffer (TLS encryption), empty; give it back when done.
-    public func takeCiphertextScratch() -> [UInt8] {
-        var buffer: [UInt8] = []
-        swap(&buffer, &ciphertextScratch)
-        return buffer
-    }
-
-    /// Returns the buffer lent by `takeCiphertextScratch`, keeping its capacity.
-    public func returnCiphertextScratch(_ buffer: [UInt8]) {
-        var buffer = buffer
-        buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
-        ciphertextScratch = buffer
     }
 
     // MARK: Timers

@@ -44,10 +44,6 @@ extension StreamSocket {
     @discardableResult
     func flushTransformerOutput() -> Bool {
         guard let transformer else { return true }
-        var output = loop.takeCiphertextScratch()
-        defer { loop.returnCiphertextScratch(output) }
-        transformer.takeOutput(into: &output)
-        guard !output.isEmpty else { return true }
-        return output.withUnsafeBytes { writeRaw($0) }
+        return transformer.drainOutput { writeRaw($0) }
     }
 }

@@ -21,9 +21,12 @@ enum TLSContextBuilder {
         if server { options |= fl_SSL_OP_CIPHER_SERVER_PREFERENCE() }
         _ = SSL_CTX_set_options(ctx, options)
         ok = ok && SSL_CTX_set_cipher_list(ctx, server ? serverCipherList : clientCipherList) == 1
-        // Memory BIOs never refuse a write, but a moving buffer is harmless and avoids a
-        // spurious "bad write retry" if a caller ever passes a different array on retry.
+        // The session's BIO never refuses a write, but a moving buffer is harmless and avoids
+        // a spurious "bad write retry" if a caller ever passes a different array on retry.
         _ = fl_SSL_CTX_set_mode(ctx, Int(SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER))
+        // Read-ahead: the record layer takes everything received in one BIO read instead of a
+        // header read and a body read per record (nginx sets it too).
+        _ = fl_SSL_CTX_set_read_ahead(ctx, 1)
         guard ok else {
             SSL_CTX_free(ctx)
             throw TLSConfigurationError(file: nil, "could not configure a TLS context: \(TLSOpenSSLErrors.drainedText())")

@@ -29,18 +29,16 @@ extension TLSSession {
         case .idle: state = .handshaking
         case .handshaking, .established: break
         }
-        guard let networkIn else { return .none }
         if firstBytes.count < 8, !bytes.isEmpty {
             firstBytes.append(contentsOf: bytes.prefix(8 - firstBytes.count))
         }
-        if let base = bytes.baseAddress, !bytes.isEmpty {
-            var offset = 0
-            while offset < bytes.count {
-                let length = Int32(clamping: bytes.count - offset)
-                let written = BIO_write(networkIn, base + offset, length)
-                if written <= 0 { return fail("could not buffer received bytes: out of memory") }
-                offset += Int(written)
-            }
+        // The BIO reads straight from `bytes`; with read-ahead OpenSSL takes all of them into
+        // its record buffer before it asks for more, so nothing is left over after this call.
+        input = bytes
+        inputOffset = 0
+        defer {
+            input = UnsafeRawBufferPointer(start: nil, count: 0)
+            inputOffset = 0
         }
         var event = ByteTransformerEvent.none
         if case .handshaking = state {
@@ -60,7 +58,7 @@ extension TLSSession {
         case .established: break
         }
         guard let ssl, let base = bytes.baseAddress, !bytes.isEmpty else { return .none }
-        TLSOpenSSLErrors.clear()
+        TLSOpenSSLErrors.clearIfNeeded()
         var offset = 0
         while offset < bytes.count {
             let length = Int32(clamping: bytes.count - offset)
@@ -75,16 +73,25 @@ extension TLSSession {
 
     /// Appends the network bytes waiting to be sent (handshake, records, alerts) to `output`.
     public func takeOutput(into output: inout [UInt8]) {
-        guard let networkOut else { return }
-        let pending = BIO_ctrl_pending(networkOut)
-        guard pending > 0 else { return }
-        output.reserveCapacity(output.count + pending)
-        guard let base = scratch.baseAddress else { return }
-        while true {
-            let count = BIO_read(networkOut, base, Int32(scratch.count))
-            if count <= 0 { return }
-            output.append(contentsOf: UnsafeRawBufferPointer(start: base, count: Int(count)))
+        guard !self.output.isEmpty else { return }
+        output.append(contentsOf: self.output)
+        self.output.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands the network bytes waiting to be sent to `body` and forgets them.
+    public func drainOutput(_ body: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        guard !output.isEmpty else { return true }
+        // Moved out first: `body` may close the connection, and a close writes a close_notify
+        // through the BIO into `output` while these bytes are still being sent.
+        var pending: [UInt8] = []
+        swap(&pending, &output)
+        let result = pending.withUnsafeBytes(body)
+        // Kept for the next record unless a large write grew it (idle connections would hold it).
+        if output.isEmpty && pending.capacity <= 64 * 1024 {
+            pending.removeAll(keepingCapacity: true)
+            output = pending
         }
+        return result
     }
 
     /// Queues a close_notify alert (read it with `takeOutput`); later sends fail.
@@ -100,14 +107,14 @@ extension TLSSession {
         }
         // The peer's close_notify may already have moved us to .closed; still answer it once.
         guard let ssl, SSL_get_shutdown(ssl) & SSL_SENT_SHUTDOWN == 0 else { return }
-        TLSOpenSSLErrors.clear()
+        TLSOpenSSLErrors.clearIfNeeded()
         _ = SSL_shutdown(ssl)
-        TLSOpenSSLErrors.clear()
+        TLSOpenSSLErrors.clearIfNeeded()
     }
 
     func driveHandshake() -> ByteTransformerEvent {
         guard let ssl else { return .none }
-        TLSOpenSSLErrors.clear()
+        TLSOpenSSLErrors.clearIfNeeded()
         let result = SSL_do_handshake(ssl)
         if result == 1 {
             state = .established
@@ -127,11 +134,11 @@ extension TLSSession {
     }
 
     func readPlaintext(into plaintext: inout [UInt8]) -> ByteTransformerEvent {
-        guard let ssl, let networkIn, let base = scratch.baseAddress else { return .none }
-        TLSOpenSSLErrors.clear()
+        guard let ssl, let base = scratch.baseAddress else { return .none }
+        TLSOpenSSLErrors.clearIfNeeded()
         while true {
-            // Nothing buffered anywhere: skip the call rather than collect a WANT_READ.
-            if BIO_ctrl_pending(networkIn) == 0, SSL_pending(ssl) == 0, SSL_has_pending(ssl) == 0 {
+            // Nothing unread anywhere: skip the call rather than collect a WANT_READ.
+            if inputOffset >= input.count, SSL_has_pending(ssl) == 0 {
                 return .none
             }
             let count = SSL_read(ssl, base, Int32(scratch.count))
@@ -160,5 +167,23 @@ extension TLSSession {
     private func handshakeDidComplete() {
         guard let ssl, isClient, SSL_session_reused(ssl) == 1 else { return }
         cache?.noteResumption()
+    }
+}
+
+extension TLSSession {
+    /// The BIO's write: OpenSSL hands over ciphertext; it is kept until drained.
+    func bioWrite(_ data: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+        guard let data, length > 0 else { return 0 }
+        output.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+        return Int32(clamping: length)
+    }
+
+    /// The BIO's read: up to `length` of the received bytes not handed over yet; 0 when none.
+    func bioRead(_ data: UnsafeMutablePointer<CChar>?, _ length: Int) -> Int {
+        guard let data, let base = input.baseAddress, length > 0, inputOffset < input.count else { return 0 }
+        let count = min(length, input.count - inputOffset)
+        UnsafeMutableRawPointer(data).copyMemory(from: base + inputOffset, byteCount: count)
+        inputOffset += count
+        return count
     }
 }

@@ -2,7 +2,7 @@ private import COpenSSL
 import FaultlineIO
 
 /// One TLS connection, client or server side, as a `ByteTransformer`: network bytes in,
-/// plaintext out and back, over two memory BIOs and with no I/O of its own.
+/// plaintext out and back, through `TLSSessionBIO` and with no I/O of its own.
 ///
 /// Not thread-safe: a session belongs to the event loop of its connection. It keeps the
 /// context that made it alive. After `.failed`, flush `takeOutput` (it may hold the alert
@@ -21,8 +21,6 @@ public final class TLSSession: ByteTransformer {
     public var peerDescription: String?
 
     let ssl: OpaquePointer?
-    let networkIn: OpaquePointer?
-    let networkOut: OpaquePointer?
     let isClient: Bool
     let verifiesPeer: Bool
     let expectedHost: String?
@@ -35,8 +33,13 @@ public final class TLSSession: ByteTransformer {
     /// The first certificate problem the verify callback saw, with its depth and subject.
     var verifyFailureDetail: String?
     var cachedVerifiedChain: [[UInt8]]?
-    /// Reused for every SSL_read/BIO_read so the data path allocates nothing per call.
+    /// Reused for every SSL_read so the data path allocates nothing per call.
     let scratch: UnsafeMutableRawBufferPointer
+    /// The network bytes `receive` is working through; the BIO reads them from `inputOffset`.
+    var input = UnsafeRawBufferPointer(start: nil, count: 0)
+    var inputOffset = 0
+    /// Ciphertext OpenSSL wrote through the BIO, waiting for `drainOutput` or `takeOutput`.
+    var output: [UInt8] = []
     // Keeps the SSL_CTX and the callbacks' targets alive as long as the SSL object.
     private let owner: AnyObject
 
@@ -55,19 +58,12 @@ public final class TLSSession: ByteTransformer {
         self.cacheKey = cacheKey
         self.offeredChain = offeredChain
         self.scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.scratchSize, alignment: 16)
-        let input = BIO_new(BIO_s_mem())
-        let output = BIO_new(BIO_s_mem())
-        self.networkIn = input
-        self.networkOut = output
-        guard let ssl, let input, let output else {
-            if let input { BIO_free(input) }
-            if let output { BIO_free(output) }
+        guard let ssl, let bio = TLSSessionBIO.make(for: self) else {
             state = .failed("could not create a TLS session: out of memory")
             return
         }
-        // -1: an empty input BIO means "wait for more bytes", not end of stream.
-        _ = fl_BIO_set_mem_eof_return(input, -1)
-        SSL_set_bio(ssl, input, output)
+        // One BIO both ways; the SSL object owns it from here on.
+        SSL_set_bio(ssl, bio, bio)
         _ = fl_SSL_set_app_data(ssl, Unmanaged.passUnretained(self).toOpaque())
         if isClient { SSL_set_connect_state(ssl) } else { SSL_set_accept_state(ssl) }
     }
@@ -75,7 +71,7 @@ public final class TLSSession: ByteTransformer {
     deinit {
         if let ssl {
             _ = fl_SSL_set_app_data(ssl, nil)
-            SSL_free(ssl)  // also frees both BIOs
+            SSL_free(ssl)  // also frees the BIO
         }
         scratch.deallocate()
     }
