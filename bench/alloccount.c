@@ -3,14 +3,19 @@
  *
  * Interposes malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign and free, counts
  * the calls (relaxed atomics: the counts are read as running totals, never to order anything)
- * and forwards them to the C library. A detached thread writes the process's running totals,
- * "ALLOCS FREES\n", to $ALLOCCOUNT_DIR/<pid> every 100 ms; profile.sh reads the files before
- * and after a wrk run and divides the difference by the requests wrk made.
+ * and forwards them to the C library.
+ *
+ * The totals are written on request, not periodically, so the counter makes no system call
+ * while strace counts the proxy's: a detached thread (named "alloccount", every signal
+ * blocked) waits in read() on the FIFO $ALLOCCOUNT_DIR/<pid>.fifo; each time something is
+ * written to it (`echo > <pid>.fifo`), the thread rewrites $ALLOCCOUNT_DIR/<pid> with
+ * "SEQUENCE ALLOCS FREES\n", SEQUENCE counting the requests. profile.sh asks before and after a
+ * wrk run and divides the difference by the requests wrk made.
  *
  *   gcc -O2 -shared -fPIC -o alloccount.so alloccount.c -ldl -pthread
  *
- * Forked children (nginx's workers) get their own file: an atfork handler starts them at zero
- * and restarts the writer thread, which fork does not copy. The directory is read once, in the
+ * Forked children (nginx's workers) get their own files: an atfork handler starts them at zero
+ * and restarts the thread, which fork does not copy. The directory is read once, in the
  * constructor, because nginx clears the environment of its workers.
  */
 #define _GNU_SOURCE
@@ -18,13 +23,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void *(*real_malloc)(size_t);
@@ -132,49 +138,66 @@ void free(void *p) {
 }
 
 /* Rewrites the whole file in place (fixed width, so a shorter number leaves no digits behind). */
-static void write_totals(int fd) {
-    char line[64];
-    int n = snprintf(line, sizeof line, "%20llu %20llu\n",
+static void write_totals(int fd, unsigned long long seq) {
+    char line[96];
+    int n = snprintf(line, sizeof line, "%20llu %20llu %20llu\n", seq,
                      atomic_load_explicit(&allocs, memory_order_relaxed),
                      atomic_load_explicit(&frees, memory_order_relaxed));
     if (n > 0) (void)!pwrite(fd, line, (size_t)n, 0);
 }
 
-static void *writer(void *unused) {
-    (void)unused;
-    char path[600];
-    snprintf(path, sizeof path, "%s/%ld", out_dir, (long)getpid());
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return NULL;
-    unsigned long long last = ~0ULL;
-    const struct timespec period = {0, 100 * 1000 * 1000};
+/* The thread's two descriptors, opened before it starts (see start_writer). */
+struct channel { int fifo; int totals; };
+static struct channel chan = {-1, -1};
+
+static void *writer(void *arg) {
+    struct channel *c = arg;
+    char buf[64];
+    unsigned long long seq = 0;
+    write_totals(c->totals, seq);
     for (;;) {
-        /* Only when something changed: an idle proxy under strace sees just the sleeps. */
-        unsigned long long now = atomic_load_explicit(&allocs, memory_order_relaxed)
-                               + atomic_load_explicit(&frees, memory_order_relaxed);
-        if (now != last) {
-            write_totals(fd);
-            last = now;
-        }
-        nanosleep(&period, NULL);
+        /* The FIFO is open for reading and writing, so read() waits for a poke instead of
+         * returning end-of-file when a poker closes it. Pokes that arrive together coalesce. */
+        ssize_t n = read(c->fifo, buf, sizeof buf);
+        if (n > 0) write_totals(c->totals, ++seq);
+        else if (n < 0 && errno != EINTR) return NULL;
     }
-    return NULL;
 }
 
 static void start_writer(void) {
+    char path[600], fifo[640];
     pthread_t t;
     pthread_attr_t attr;
+    sigset_t all, old;
     if (!out_dir[0]) return;
+    /* Opened here, by the caller, so they are open before a forked nginx worker switches to
+     * an unprivileged user (it could not create them in the directory afterwards). */
+    snprintf(path, sizeof path, "%s/%ld", out_dir, (long)getpid());
+    snprintf(fifo, sizeof fifo, "%s.fifo", path);
+    unlink(fifo);   /* a reused pid's leftover */
+    if (mkfifo(fifo, 0600) != 0) return;
+    chan.fifo = open(fifo, O_RDWR | O_CLOEXEC);
+    chan.totals = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (chan.fifo < 0 || chan.totals < 0) return;
+    /* The thread inherits a full signal mask: the proxy's signals (nginx's master waits for
+     * them in sigsuspend) must never be delivered to it. */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&t, &attr, writer, NULL) == 0) {
+    if (pthread_create(&t, &attr, writer, &chan) == 0) {
         /* profile.sh knows the thread by this name. */
         pthread_setname_np(t, "alloccount");
     }
     pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static void in_child(void) {
+    /* The parent's descriptors: the child gets its own files. */
+    if (chan.fifo > 0) close(chan.fifo);
+    if (chan.totals > 0) close(chan.totals);
+    chan.fifo = chan.totals = -1;
     atomic_store_explicit(&allocs, 0, memory_order_relaxed);
     atomic_store_explicit(&frees, 0, memory_order_relaxed);
     start_writer();

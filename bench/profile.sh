@@ -57,25 +57,35 @@ for d in /opt/swift/usr/bin/swift-demangle "$(command -v swift-demangle || true)
   if [[ -n $d && -x $d ]]; then DEMANGLE=("$d" --simplified); break; fi
 done
 [[ ${DEMANGLE[0]} != cat ]] || log "note: swift-demangle not found; Swift symbols stay mangled"
-for p in "${PROXIES[@]}"; do
-  sleep 0.3     # the counter writes every 100 ms
-  compgen -G "$WORK/alloc/${PID[$p]}" >/dev/null \
-    || die "$p: no allocation counts from the preloaded counter ($WORK/alloc/${PID[$p]} missing)"
-done
 
 # pids_of PROXY : the process tree of PROXY, one pid a line.
 pids_of() { descendants "${PID[$1]}"; }
 
-# alloc_totals PROXY : "ALLOCS FREES" summed over the live processes of PROXY's tree.
+# alloc_totals PROXY : sets ALLOCS and FREES, summed over the processes of PROXY's tree. Each process's
+# counter thread (bench/alloccount.c) rewrites $WORK/alloc/PID with "SEQUENCE ALLOCS FREES"
+# when its FIFO PID.fifo is opened and closed; the sequence tells the fresh line from the last.
 alloc_totals() {
-  local a=0 f=0 x y pid
+  local a=0 f=0 pid file seq0 seq x y
   for pid in $(pids_of "$1"); do
-    [[ -s $WORK/alloc/$pid ]] || continue
-    read -r x y <"$WORK/alloc/$pid"
+    file=$WORK/alloc/$pid
+    [[ -p $file.fifo && -s $file ]] || die "$1: pid $pid has no allocation counter ($file.fifo missing)"
+    read -r seq0 x y <"$file"
+    timeout 2 bash -c 'echo >"$1"' _ "$file.fifo" || die "$1: the allocation counter of pid $pid did not answer"
+    for _ in $(seq 1 100); do
+      read -r seq x y <"$file"
+      [[ $seq == "$seq0" ]] || break
+      sleep 0.01
+    done
+    [[ $seq != "$seq0" ]] || die "$1: the allocation counter of pid $pid did not write its totals"
     a=$((a + x)); f=$((f + y))
   done
-  echo "$a $f"
+  ALLOCS=$a FREES=$f
 }
+for p in "${PROXIES[@]}"; do
+  [[ -p $WORK/alloc/${PID[$p]}.fifo ]] \
+    || die "$p: the preloaded allocation counter is not running ($WORK/alloc/${PID[$p]}.fifo missing)"
+  alloc_totals "$p"
+done
 
 # load RUN : one wrk run of DURATION seconds with LOAD_ARGS; prints the number of requests
 # (empty when wrk failed; its output stays in $WORK/wrk-RUN.txt).
@@ -105,12 +115,10 @@ profile_one() {
     timeout $((WARMUP + 60)) wrk -d "${WARMUP}s" "${LOAD_ARGS[@]}" >"$WORK/wrk-$run-warmup.txt" 2>&1 || true
   fi
 
-  # (b) heap allocations: the counter's totals around one run (it writes every 100 ms).
-  sleep 0.3
-  read -r a0 f0 < <(alloc_totals "$p")
+  # (b) heap allocations: the counters' totals just before and just after one run.
+  alloc_totals "$p"; a0=$ALLOCS f0=$FREES
   n_alloc=$(load "$run-alloc")
-  sleep 0.3
-  read -r a1 f1 < <(alloc_totals "$p")
+  alloc_totals "$p"; a1=$ALLOCS f1=$FREES
 
   # (a) system calls: strace -c on every process of the tree; with -f strace attaches every
   # thread of each ("attached with N threads"), and any process or thread started later.
@@ -189,8 +197,8 @@ for line in open(tsv):
     p, s, n_alloc, allocs, frees, n_strace, strace_file = line.rstrip("\n").split("\t")
     n_alloc, allocs, frees, n_strace = int(n_alloc), int(allocs), int(frees), int(n_strace)
     calls, total = syscalls(strace_file)
-    # Calls below 0.005 per request are left out: the counter's own thread (a pwrite64 and a
-    # clock_nanosleep every 100 ms) and start-up or idle work, not the request path.
+    # Calls below 0.005 per request are left out: idle work (timers) during the run, not the
+    # request path.
     top = [kv for kv in sorted(calls.items(), key=lambda kv: -kv[1])
            if n_strace and kv[1] / n_strace >= 0.005][:6]
     top_text = ", ".join(f"{k} {v / n_strace:.2f}" for k, v in top) if n_strace else "n/a"
