@@ -223,7 +223,8 @@ for line in open(tsv):
 
 out = [f"# Faultline, nginx and HAProxy: system calls, allocations and CPU profiles per request",
        "",
-       f"Layout {layout} ({workers} worker/thread per proxy), {seconds} s per wrk run; three separate "
+       f"Layout {layout} ({workers} {'worker/thread' if workers == '1' else 'workers/threads'} per proxy), "
+       f"{seconds} s per wrk run; three separate "
        "runs per proxy and scenario: heap allocation calls (LD_PRELOAD counter, bench/alloccount.c; "
        "malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign), system calls "
        "(strace -c -f, all processes and threads), CPU profile (perf record -e cpu-clock -g, "

@@ -125,7 +125,7 @@ PROXY_PIN=()
 if [[ $LAYOUT == split ]]; then
   command -v taskset >/dev/null 2>&1 \
     || die "BENCH_LAYOUT=split needs 'taskset' (Debian package util-linux); or use BENCH_LAYOUT=shared"
-  (($(nproc) >= 2)) || die "BENCH_LAYOUT=split needs 2 CPUs, this machine offers $(nproc); use BENCH_LAYOUT=shared"
+  (($(nproc) >= 2)) || die "BENCH_LAYOUT=split needs 2 CPUs, this process may use $(nproc); use BENCH_LAYOUT=shared"
   taskset -c 1 true 2>/dev/null && taskset -c 0 true 2>/dev/null \
     || die "BENCH_LAYOUT=split pins to CPUs 0 and 1, which this process may not use ($(taskset -p $$ 2>/dev/null))"
   taskset -p -c 0 $$ >/dev/null || die "could not pin bench/run.sh to CPU 0"
