@@ -55,6 +55,15 @@ descendants() {
   for child in $(pgrep -P "$pid" 2>/dev/null || true); do descendants "$child"; done
 }
 
+# pin_tree PID CPU : moves every thread of PID's process tree (nginx master + workers, all
+# of HAProxy's or Faultline's threads) to CPU, with taskset -a.
+pin_tree() {
+  local pid
+  for pid in $(descendants "$1"); do
+    taskset -a -p -c "$2" "$pid" >/dev/null || return 1
+  done
+}
+
 # cpu_ticks PID: CPU time (clock ticks, user + system) of a process tree, every thread counted.
 cpu_ticks() {
   local total=0 pid task

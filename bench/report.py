@@ -300,7 +300,7 @@ def main():
                + (f" · Faultline before {meta['faultline_before']}"
                   if "faultline_before" in meta else ""))
     out.append("")
-    out.append("All proxies: 2 workers/threads, upstream keep-alive, no access log, "
+    out.append(layout_text(meta) + " Upstream keep-alive, no access log, "
                "same nginx origin (1 worker) on loopback. See docs/bench.md.")
     if "tls_key" in meta:
         out.append("")
@@ -328,6 +328,17 @@ def main():
     print(text)
     with open(out_path, "w") as f:
         f.write(text)
+
+
+def layout_text(meta):
+    """The CPU layout sentence of the header (META files from before layouts: shared, 2)."""
+    workers = meta.get("workers", "2")
+    if meta.get("layout") == "split":
+        return (f"Layout **split**: wrk (one thread) and the origin pinned to CPU 0, each proxy alone "
+                f"on CPU 1 with {workers} worker/thread (taskset); for (2) the proxy is moved to "
+                "CPU 0 too (one connection, all on one core).")
+    return (f"Layout **shared**: every process free to use every core, {workers} workers/threads "
+            "per proxy, wrk -t2.")
 
 
 def verdict_of(median_ratio, rounds, higher_is_better):

@@ -18,6 +18,10 @@
 #   BENCH_SCENARIOS      comma-separated subset of keepalive,latency,large,close,
 #                        tls_upstream,tls_listener,tls_close,h2,h2_large (default all); h2 and
 #                        h2_large use h2load on a third, TLS + ALPN h2, listener (bench/h2.sh)
+#   BENCH_LAYOUT         shared (default): every process on every core, 2 workers/threads per
+#                        proxy, wrk -t2; split: wrk and the origin pinned to CPU 0, each proxy
+#                        alone on CPU 1 with 1 worker/thread, wrk -t1 (needs taskset and 2 CPUs;
+#                        the latency scenario moves the proxy to CPU 0 for its measurement)
 #   BENCH_TLS_KEY        key type of the bench certificates: ec (P-256, default) or rsa (2048)
 #   BENCH_READY_TIMEOUT  seconds to wait for each server to answer (default 30)
 #   BENCH_KEEP=1         keep the temporary directory (configs, logs, raw wrk output)
@@ -34,7 +38,14 @@
 # start or answers wrongly, or a proxy dies during the run.
 set -euo pipefail
 
+# bench/profile.sh sources this script with BENCH_PROFILE=1 for its setup: the proxies are
+# started (with its LD_PRELOAD allocation counter) and verified, then control returns to it.
+if [[ -n ${BENCH_PROFILE:-} && ${BASH_SOURCE[0]} == "$0" ]]; then
+  echo "bench: BENCH_PROFILE is for bench/profile.sh, which sources this script; unset it" >&2
+  exit 2
+fi
 BENCH_NAME=bench
+[[ -z ${BENCH_PROFILE:-} ]] || BENCH_NAME=profile
 # shellcheck source=bench/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=bench/h2.sh
@@ -42,6 +53,8 @@ source "$BENCH_DIR/h2.sh"
 
 # ---------------------------------------------------------------------------- settings
 read_common_settings
+LAYOUT=${BENCH_LAYOUT:-shared}
+[[ $LAYOUT == shared || $LAYOUT == split ]] || die "BENCH_LAYOUT must be shared or split, got '$LAYOUT'"
 
 # With FAULTLINE_BEFORE_BIN a second Faultline, faultline-before, joins the run.
 ALL_PROXIES=(faultline nginx haproxy)
@@ -104,6 +117,25 @@ need timeout
 [[ -z $TLS ]] || need openssl
 [[ -z $H2 ]] || need h2load
 find_nginx
+# Layout: WORKERS (the proxies' workers, nginx worker processes, HAProxy threads) and WRK_T
+# (wrk's and h2load's threads). In the split layout this script pins itself to CPU 0, so
+# everything it starts (origin, wrk, h2load, curl) runs there, and each proxy is started
+# with PROXY_PIN, alone on CPU 1.
+PROXY_PIN=()
+if [[ $LAYOUT == split ]]; then
+  command -v taskset >/dev/null 2>&1 \
+    || die "BENCH_LAYOUT=split needs 'taskset' (Debian package util-linux); or use BENCH_LAYOUT=shared"
+  (($(nproc) >= 2)) || die "BENCH_LAYOUT=split needs 2 CPUs, this process may use $(nproc); use BENCH_LAYOUT=shared"
+  taskset -c 1 true 2>/dev/null && taskset -c 0 true 2>/dev/null \
+    || die "BENCH_LAYOUT=split pins to CPUs 0 and 1, which this process may not use ($(taskset -p $$ 2>/dev/null))"
+  taskset -p -c 0 $$ >/dev/null || die "could not pin bench/run.sh to CPU 0"
+  PROXY_PIN=(taskset -c 1)
+  WORKERS=1
+  WRK_T=-t1
+else
+  WORKERS=2
+  WRK_T=-t2
+fi
 if enabled haproxy; then
   HAPROXY=$(command -v haproxy || true)
   [[ -z $HAPROXY && -x /usr/sbin/haproxy ]] && HAPROXY=/usr/sbin/haproxy
@@ -135,6 +167,10 @@ fi
 
 # ----------------------------------------------------------------- processes + cleanup
 make_workdir bench
+# profile.sh's hook: builds its allocation counter into $WORK and sets PROXY_ENV, the
+# `env VAR=...` prefix every proxy is started with.
+PROXY_ENV=()
+[[ -z ${BENCH_PROFILE:-} ]] || profile_setup
 
 # verify NAME PORT : exact bodies for /64 and /1m through the proxy.
 verify() {
@@ -173,7 +209,7 @@ render() {
   [[ -z $TLS ]] || tls_sed='s|@TLS@||'
   [[ -z $H2 ]] || h2_sed='s|@H2@||'
   sed -e "$tls_sed" -e "$h2_sed" -e "s|@DIR@|$WORK|g" -e "s|@PORT@|$3|g" -e "s|@TLS_PORT@|${4:-0}|g" \
-    -e "s|@H2_PORT@|${5:-0}|g" \
+    -e "s|@H2_PORT@|${5:-0}|g" -e "s|@WORKERS@|$WORKERS|g" \
     -e "s|@ORIGIN_PORT@|$ORIGIN_PORT|g" -e "s|@ORIGIN_TLS_PORT@|$ORIGIN_TLS_PORT|g" "$1" >"$2"
 }
 
@@ -276,7 +312,7 @@ faultline_config() {
                {\"address\": \"127.0.0.1:$h2_port\", \"tls\": {\"certificate\": \"$WORK/tls/proxy.pem\", \"key\": \"$WORK/tls/proxy-key.pem\"}}"
   if [[ -n $TLS ]]; then
     cat >"$out" <<EOF
-{"workers": 2,
+{"workers": $WORKERS,
  "listeners": [{"address": "127.0.0.1:$port"},
                {"address": "127.0.0.1:$tls_port", "tls": {"certificate": "$WORK/tls/proxy.pem", "key": "$WORK/tls/proxy-key.pem"}}$h2_listener],
  "upstreams": {"origin": {"url": "http://127.0.0.1:$ORIGIN_PORT"},
@@ -289,33 +325,33 @@ faultline_config() {
 EOF
   else
     cat >"$out" <<EOF
-{"workers": 2, "listeners": [{"address": "127.0.0.1:$port"}], "upstreams": {"origin": {"url": "http://127.0.0.1:$ORIGIN_PORT"}}, "routes": [{"name": "all", "upstream": "origin"}]${quiet:+, $quiet}}
+{"workers": $WORKERS, "listeners": [{"address": "127.0.0.1:$port"}], "upstreams": {"origin": {"url": "http://127.0.0.1:$ORIGIN_PORT"}}, "routes": [{"name": "all", "upstream": "origin"}]${quiet:+, $quiet}}
 EOF
   fi
 }
 if enabled faultline; then
   faultline_config "$WORK/faultline.json" "$FL_PORT" "$FL_TLS_PORT" "$FL_QUIET" "$FL_H2_PORT"
   log "faultline: $FL_BIN on 127.0.0.1:$FL_PORT${TLS:+, TLS on 127.0.0.1:$FL_TLS_PORT}${H2:+, h2 on 127.0.0.1:$FL_H2_PORT}"
-  start faultline "$FL_BIN" run --config "$WORK/faultline.json"
+  start faultline "${PROXY_PIN[@]}" "${PROXY_ENV[@]}" "$FL_BIN" run --config "$WORK/faultline.json"
   PID[faultline]=$LAST_PID
 fi
 if enabled faultline-before; then
   faultline_config "$WORK/faultline-before.json" "$FLB_PORT" "$FLB_TLS_PORT" "$FLB_QUIET" "$FLB_H2_PORT"
   log "faultline-before: $FLB_BIN on 127.0.0.1:$FLB_PORT${TLS:+, TLS on 127.0.0.1:$FLB_TLS_PORT}${H2:+, h2 on 127.0.0.1:$FLB_H2_PORT}"
-  start faultline-before "$FLB_BIN" run --config "$WORK/faultline-before.json"
+  start faultline-before "${PROXY_PIN[@]}" "${PROXY_ENV[@]}" "$FLB_BIN" run --config "$WORK/faultline-before.json"
   PID[faultline-before]=$LAST_PID
 fi
 if enabled nginx; then
   render "$BENCH_DIR/conf/proxy-nginx.conf.in" "$WORK/nginx.conf" "$NGINX_PORT" "$NGINX_TLS_PORT" "$NGINX_H2_PORT"
   log "nginx: on 127.0.0.1:$NGINX_PORT${TLS:+, TLS on 127.0.0.1:$NGINX_TLS_PORT}${H2:+, h2 on 127.0.0.1:$NGINX_H2_PORT}"
-  start nginx "$NGINX" -p "$WORK/" -e "$WORK/nginx-error.log" -c "$WORK/nginx.conf"
+  start nginx "${PROXY_PIN[@]}" "${PROXY_ENV[@]}" "$NGINX" -p "$WORK/" -e "$WORK/nginx-error.log" -c "$WORK/nginx.conf"
   PID[nginx]=$LAST_PID
 fi
 if enabled haproxy; then
   render "$BENCH_DIR/conf/haproxy.cfg.in" "$WORK/haproxy.cfg" "$HAPROXY_PORT" "$HAPROXY_TLS_PORT" "$HAPROXY_H2_PORT"
   "$HAPROXY" -c -q -f "$WORK/haproxy.cfg" >&2 || die "haproxy rejected its generated config"
   log "haproxy: on 127.0.0.1:$HAPROXY_PORT${TLS:+, TLS on 127.0.0.1:$HAPROXY_TLS_PORT}${H2:+, h2 on 127.0.0.1:$HAPROXY_H2_PORT}"
-  start haproxy "$HAPROXY" -db -f "$WORK/haproxy.cfg"
+  start haproxy "${PROXY_PIN[@]}" "${PROXY_ENV[@]}" "$HAPROXY" -db -f "$WORK/haproxy.cfg"
   PID[haproxy]=$LAST_PID
 fi
 for p in "${PROXIES[@]}"; do
@@ -331,6 +367,40 @@ for p in "${PROXIES[@]}"; do
   [[ -z $H2 ]] || verify_h2 "$p" "https://127.0.0.1:${H2_PORT[$p]}"
   log "$p: ready, bodies verified${TLS:+ (plain, /tls/ over the HTTPS upstream, TLS listener${H2:+, h2 listener})}"
 done
+[[ $LAYOUT == shared ]] || for p in "${PROXIES[@]}"; do
+  log "$p: $(taskset -c -p "${PID[$p]}" | sed 's/.*affinity list: /pinned to CPU /')," \
+    "$(ls /proc/"${PID[$p]}"/task | wc -l) thread(s), $(descendants "${PID[$p]}" | wc -l) process(es)"
+done
+
+# load_args PROXY SCENARIO : sets LOAD_TOOL (wrk or h2load) and LOAD_ARGS, the load generator's
+# arguments for SCENARIO against PROXY (URL last). bench/profile.sh uses it too.
+load_args() {
+  local p=$1 url="http://127.0.0.1:${PORT[$1]}" tls="https://127.0.0.1:${TLS_PORT[$1]}"
+  LOAD_TOOL=wrk
+  case $2 in
+    keepalive)    LOAD_ARGS=("$WRK_T" -c50 "$url/64") ;;
+    latency)      LOAD_ARGS=(-t1 -c1 --latency "$url/64") ;;
+    large)        LOAD_ARGS=("$WRK_T" -c8 "$url/1m") ;;
+    close)        LOAD_ARGS=("$WRK_T" -c50 -H 'Connection: close' "$url/64") ;;
+    tls_upstream) LOAD_ARGS=("$WRK_T" -c50 "$url/tls/64") ;;
+    tls_listener) LOAD_ARGS=("$WRK_T" -c50 "$tls/64") ;;
+    tls_close)    LOAD_ARGS=("$WRK_T" -c50 -H 'Connection: close' "$tls/64") ;;
+    h2)           LOAD_TOOL=h2load; LOAD_ARGS=("$WRK_T" -c10 -m10 "https://127.0.0.1:${H2_PORT[$p]}/64") ;;
+    h2_large)     LOAD_TOOL=h2load; LOAD_ARGS=("$WRK_T" -c4 -m2 "https://127.0.0.1:${H2_PORT[$p]}/1m") ;;
+    *) die "load_args: unknown scenario '$2'" ;;
+  esac
+}
+
+# scenario_cpu PROXY SCENARIO CPU : in the split layout, the latency scenario ("one connection,
+# all on one core") runs the proxy on CPU 0 beside wrk and the origin; this moves every thread
+# of PROXY's process tree to CPU (0 before that measurement, 1 after). A no-op otherwise.
+scenario_cpu() {
+  [[ $LAYOUT == split && $2 == latency ]] || return 0
+  pin_tree "${PID[$1]}" "$3" || die "$1: could not move the proxy to CPU $3"
+}
+
+# Setup done: bench/profile.sh takes over from here.
+[[ -z ${BENCH_PROFILE:-} ]] || return 0
 
 # ------------------------------------------------------------------------ measuring
 RESULTS=$WORK/results.tsv
@@ -394,19 +464,15 @@ log "measuring ${PROXIES[*]}: ${#SCENARIOS[@]} scenarios x ${DURATION}s (+${WARM
 for ((round = 0; round < ROUNDS; round++)); do
   for s in "${SCENARIOS[@]}"; do
     for p in $(round_order "$round"); do
-      url="http://127.0.0.1:${PORT[$p]}"
       log "  round $((round + 1))/$ROUNDS, $s: $p"
-      case $s in
-        keepalive) measure "$p" "$s" -t2 -c50 "$url/64" ;;
-        latency)   measure "$p" "$s" -t1 -c1 --latency "$url/64" ;;
-        large)     measure "$p" "$s" -t2 -c8 "$url/1m" ;;
-        close)     measure "$p" "$s" -t2 -c50 -H 'Connection: close' "$url/64" ;;
-        tls_upstream) measure "$p" "$s" -t2 -c50 "$url/tls/64" ;;
-        tls_listener) measure "$p" "$s" -t2 -c50 "https://127.0.0.1:${TLS_PORT[$p]}/64" ;;
-        tls_close)    measure "$p" "$s" -t2 -c50 -H 'Connection: close' "https://127.0.0.1:${TLS_PORT[$p]}/64" ;;
-        h2)           measure_h2 "$p" "$s" -t2 -c10 -m10 "https://127.0.0.1:${H2_PORT[$p]}/64" ;;
-        h2_large)     measure_h2 "$p" "$s" -t2 -c4 -m2 "https://127.0.0.1:${H2_PORT[$p]}/1m" ;;
-      esac
+      load_args "$p" "$s"
+      scenario_cpu "$p" "$s" 0
+      if [[ $LOAD_TOOL == h2load ]]; then
+        measure_h2 "$p" "$s" "${LOAD_ARGS[@]}"
+      else
+        measure "$p" "$s" "${LOAD_ARGS[@]}"
+      fi
+      if kill -0 "${PID[$p]}" 2>/dev/null; then scenario_cpu "$p" "$s" 1; fi
     done
   done
 done
@@ -428,10 +494,12 @@ mkdir -p "$(dirname "$OUT")"
 META=$WORK/meta.txt
 {
   echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "host=$(nproc) cores, $(uname -sr)"
+  echo "host=$(getconf _NPROCESSORS_ONLN) cores, $(uname -sr)"   # nproc would count the pinned script's one
   echo "seconds=$DURATION"
   echo "warmup=$WARMUP"
   echo "rounds=$ROUNDS"
+  echo "layout=$LAYOUT"
+  echo "workers=$WORKERS"
   echo "nginx=$("$NGINX" -v 2>&1 | sed 's/.*nginx\///')"
   enabled haproxy && echo "haproxy=$("$HAPROXY" -v 2>/dev/null | head -n1 | awk '{print $3}')"
   echo "wrk=$(wrk -v 2>&1 | head -n1 | awk '{print $2}')"

@@ -27,7 +27,7 @@ done
 packages=(libssl-dev libnghttp2-dev node-llhttp pkg-config curl python3
           python3-h2 python3-prometheus-client nghttp2-client openssl ca-certificates)
 if [[ $bench -eq 1 ]]; then
-  packages+=(nginx-light haproxy wrk)
+  packages+=(nginx-light haproxy wrk strace linux-perf gcc)
 fi
 
 missing=()
