@@ -10,40 +10,45 @@ public struct HTTPAuthority: Sendable, Equatable {
 
     /// Parses `bytes`; nil when they are not a valid authority without userinfo.
     public init?(_ bytes: some Collection<UInt8>) {
-        let value = Array(bytes)
+        // In place when the bytes are contiguous (a header value is): no copy per request.
+        let parsed: (hostLength: Int, port: UInt16?)?
+        if let inPlace = bytes.withContiguousStorageIfAvailable(Self.parse) {
+            parsed = inPlace
+        } else {
+            parsed = Array(bytes).withUnsafeBufferPointer(Self.parse)
+        }
+        guard let parsed else { return nil }
+        hostLength = parsed.hostLength
+        port = parsed.port
+    }
+
+    private static func parse(_ value: UnsafeBufferPointer<UInt8>) -> (hostLength: Int, port: UInt16?)? {
         guard let first = value.first else { return nil }
         var index = 0
         if first == UInt8(ascii: "[") {
             guard let close = value.firstIndex(of: UInt8(ascii: "]")), close > 1,
-                  Self.isIPLiteral(value[1..<close]) else { return nil }
+                  isIPLiteral(value[1..<close]) else { return nil }
             index = close + 1
         } else {
             while index < value.count && value[index] != UInt8(ascii: ":") {
                 let byte = value[index]
                 if byte == UInt8(ascii: "%") {
                     // pct-encoded: exactly two hex digits follow.
-                    guard index + 2 < value.count, Self.isHex(value[index + 1]), Self.isHex(value[index + 2]) else { return nil }
+                    guard index + 2 < value.count, isHex(value[index + 1]), isHex(value[index + 2]) else { return nil }
                     index += 3
                     continue
                 }
-                guard Self.isRegNameByte(byte) else { return nil }
+                guard isRegNameByte(byte) else { return nil }
                 index += 1
             }
             guard index > 0 else { return nil }
         }
-        hostLength = index
-        if index == value.count {
-            port = nil
-            return
-        }
+        if index == value.count { return (index, nil) }
         guard value[index] == UInt8(ascii: ":") else { return nil }
         let digits = value[(index + 1)...]
-        if digits.isEmpty {
-            port = nil
-            return
-        }
-        guard let parsed = Self.port(digits) else { return nil }
-        port = parsed
+        if digits.isEmpty { return (index, nil) }
+        guard let port = port(digits) else { return nil }
+        return (index, port)
     }
 
     /// A port: 1–5 ASCII digits (no sign, no space) whose value is 1–65535. Accumulated in a
@@ -80,7 +85,7 @@ public struct HTTPAuthority: Sendable, Equatable {
 
     /// The inside of `[...]`: an IPv6 address (hex digits, colons, dots for an embedded IPv4)
     /// or an IPvFuture (`v` HEX+ `.` then unreserved / sub-delims / `:`).
-    private static func isIPLiteral(_ inside: ArraySlice<UInt8>) -> Bool {
+    private static func isIPLiteral(_ inside: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         guard let first = inside.first else { return false }
         if first | 0x20 == UInt8(ascii: "v") {
             guard let dot = inside.firstIndex(of: UInt8(ascii: ".")), dot > inside.startIndex + 1, dot < inside.endIndex - 1,

@@ -108,11 +108,11 @@ public final class EventLoop: @unchecked Sendable {
         return buffer
     }
 
-    /// Returns the buffer lent by `takePlaintextScratch`, keeping its capacity.
-    public func returnPlaintextScratch(_ buffer: [UInt8]) {
-        var buffer = buffer
+    /// Returns the buffer lent by `takePlaintextScratch`, keeping its capacity; `buffer` is
+    /// left empty. (Taken `inout` so that emptying it never copies a shared buffer.)
+    public func returnPlaintextScratch(_ buffer: inout [UInt8]) {
         buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
-        plaintextScratch = buffer
+        swap(&buffer, &plaintextScratch)
     }
 
     // MARK: Timers

@@ -4,7 +4,7 @@ extension StreamSocket {
     func receiveSecure(_ bytes: UnsafeRawBufferPointer) {
         guard let transformer else { return }
         var plaintext = loop.takePlaintextScratch()
-        defer { loop.returnPlaintextScratch(plaintext) }
+        defer { loop.returnPlaintextScratch(&plaintext) }
         let event = transformer.receive(bytes, into: &plaintext)
         flushTransformerOutput()
         guard !isClosed else { return }

@@ -66,9 +66,14 @@ extension StreamSocket {
         guard corked else { return }
         corked = false
         if !corkedPlaintext.isEmpty {
-            let plaintext = corkedPlaintext
-            corkedPlaintext.removeAll(keepingCapacity: plaintext.count <= 64 * 1024)
+            // Moved out (a write may cork again); its storage comes back for the next message.
+            var plaintext: [UInt8] = []
+            swap(&plaintext, &corkedPlaintext)
             plaintext.withUnsafeBytes { _ = write($0) }
+            if corkedPlaintext.isEmpty && plaintext.capacity <= 64 * 1024 {
+                plaintext.removeAll(keepingCapacity: true)
+                swap(&plaintext, &corkedPlaintext)
+            }
         }
         if !isClosed && !lifecycle.isTCPConnecting && !outbound.isEmpty { flushOutbound() }
     }

@@ -16,7 +16,10 @@ struct HopByHop {
             headers.withField(index) { name, value in
                 guard ASCII.equalsIgnoringCase(name, "connection") else { return }
                 ASCII.forEachListElement(value) { element in
-                    if Self.isFramingOrTarget(element) { return }
+                    // Names dropped anyway (`Connection: keep-alive`, `close` is no field)
+                    // are not kept: the common request then allocates nothing here.
+                    if Self.isFramingOrTarget(element) || Self.isAlwaysHopByHop(element) { return }
+                    if ASCII.equalsIgnoringCase(element, "close") { return }
                     named.append(element.map(ASCII.lower))
                 }
             }
@@ -37,11 +40,6 @@ struct HopByHop {
             if equal { return true }
         }
         return false
-    }
-
-    /// Whether the Connection header listed `token` (lowercase), e.g. "upgrade".
-    func lists(_ token: StaticString) -> Bool {
-        named.contains { bytes in bytes.withUnsafeBytes { ASCII.equalsIgnoringCase($0, token) } }
     }
 
     private static func isAlwaysHopByHop(_ name: UnsafeRawBufferPointer) -> Bool {

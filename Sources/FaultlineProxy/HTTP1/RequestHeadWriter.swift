@@ -14,7 +14,10 @@ enum RequestHeadWriter {
                              upstream: UpstreamConfig, upgrade: Bool, requestID: String? = nil,
                              dropping dropped: [String] = []) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(head.headers.bytes.count + head.target.count + 160)
+        // Room for everything added below (Host, X-Forwarded-*, Via, the request ID, framing),
+        // so the head is built in one allocation rather than regrown on the way.
+        out.reserveCapacity(head.headers.bytes.count * 2 + head.target.count + head.method.utf8.count
+                            + upstream.hostHeaderValue.utf8.count + clientIP.utf8.count + (requestID?.utf8.count ?? 0) + 256)
         HTTP1Encoder.appendRequestLine(method: head.method, target: head.target, into: &out)
         let hopByHop = HopByHop(head.headers)
         var clientHost: Range<Int>?
@@ -103,12 +106,12 @@ enum RequestHeadWriter {
 
     /// Appends `Via`, keeping earlier hops and adding this one with the received protocol version.
     static func appendVia(existing: ArraySlice<UInt8>?, version head: HTTPHead, into out: inout [UInt8]) {
-        var value: [UInt8] = []
+        // Written in place: a value array of its own cost an allocation per message.
+        out.append(contentsOf: "Via: ".utf8)
         if let existing, !existing.isEmpty {
-            value.append(contentsOf: existing)
-            value.append(contentsOf: ", ".utf8)
+            out.append(contentsOf: existing)
+            out.append(contentsOf: ", ".utf8)
         }
-        value.append(contentsOf: head.versionMinor == 0 && head.versionMajor == 1 ? "1.0 faultline".utf8 : "1.1 faultline".utf8)
-        HTTP1Encoder.appendField("Via", value, into: &out)
+        out.append(contentsOf: head.versionMinor == 0 && head.versionMajor == 1 ? "1.0 faultline\r\n".utf8 : "1.1 faultline\r\n".utf8)
     }
 }

@@ -10,7 +10,7 @@ enum ResponseHeadWriter {
     static func clientHead(for head: HTTPHead, framing: BodyFraming, keepAlive: Bool, clientMinorVersion: Int,
                            upgrade: Bool) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(head.headers.bytes.count + 128)
+        out.reserveCapacity(head.headers.bytes.count + head.reason.count + 192)
         HTTP1Encoder.appendStatusLine(status: head.status, reason: head.reason, into: &out)
         let hopByHop = HopByHop(head.headers)
         var via: Range<Int>?
