@@ -263,11 +263,12 @@ extension HTTP1Decoder {
             return fail(.malformed, error.description)
         }
         inTrailers = true
-        // Handed over, not copied: a copy would share the field storage with the decoder and
-        // make the first edit downstream copy it again.
         let bodiless = kind == .response && (responseHasNoBody || head.isInterim)
-        events.append(.head(head))
-        head = HTTPHead()
+        // Handed over, not copied: swapped out (a move, no reference counting), so the event
+        // holds the only reference to the field storage and an edit downstream copies nothing.
+        var handed = HTTPHead()
+        swap(&handed, &head)
+        events.append(.head(consume handed))
         if bodiless {
             return 1
         }

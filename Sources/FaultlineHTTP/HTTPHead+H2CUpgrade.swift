@@ -1,13 +1,12 @@
 extension HTTPHead {
     /// Whether an Upgrade field offers `h2c` (cleartext HTTP/2, RFC 7540 §3.2).
     public var offersH2CUpgrade: Bool {
-        for index in 0..<headers.count {
-            let offers = headers.withField(index) { name, value in
-                ASCII.equalsIgnoringCase(name, "upgrade") && ASCII.listContains(value, token: "h2c")
-            }
-            if offers { return true }
+        var offers = false
+        headers.forEachField { _, name, value in
+            offers = ASCII.equalsIgnoringCase(name, "upgrade") && ASCII.listContains(value, token: "h2c")
+            return !offers
         }
-        return false
+        return offers
     }
 
     /// Removes an h2c upgrade offer, as nginx does: the `h2c` token of Upgrade (the field

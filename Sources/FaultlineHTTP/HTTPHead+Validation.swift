@@ -4,12 +4,12 @@ extension HTTPHead {
     /// an absolute-form target. The decoder calls it before it hands a head out.
     public func validateRequest() throws(HTTPHeadViolation) {
         try validateFields()
-        for index in 0..<headers.count {
-            let valid = headers.withField(index) { name, value in
-                !ASCII.equalsIgnoringCase(name, "host") || HTTPAuthority(value) != nil
-            }
-            if !valid { throw .invalidHost }
+        var hostsValid = true
+        headers.forEachField { _, name, value in
+            if ASCII.equalsIgnoringCase(name, "host") && HTTPAuthority(value) == nil { hostsValid = false }
+            return hostsValid
         }
+        if !hostsValid { throw .invalidHost }
         if let authority = absoluteFormAuthority {
             // Userinfo is stripped before anything is forwarded or logged; the rest must be an authority.
             let host = authority.lastIndex(of: UInt8(ascii: "@")).map { authority[($0 + 1)...] } ?? authority
@@ -35,25 +35,24 @@ extension HTTPHead {
     /// What requests and responses share.
     private func validateFields() throws(HTTPHeadViolation) {
         var violation: HTTPHeadViolation?
-        for index in 0..<headers.count where violation == nil {
-            headers.withField(index) { name, value in
-                if name.isEmpty {
-                    violation = .emptyFieldName
-                } else if ASCII.equalsIgnoringCase(name, "connection") {
-                    ASCII.forEachListElement(value) { token in
-                        guard violation == nil else { return }
-                        if ASCII.equalsIgnoringCase(token, "content-length") {
-                            violation = .connectionNamesFramingField("content-length")
-                        } else if ASCII.equalsIgnoringCase(token, "transfer-encoding") {
-                            violation = .connectionNamesFramingField("transfer-encoding")
-                        } else if ASCII.equalsIgnoringCase(token, "host") {
-                            violation = .connectionNamesFramingField("host")
-                        }
+        headers.forEachField { _, name, value in
+            if name.isEmpty {
+                violation = .emptyFieldName
+            } else if ASCII.equalsIgnoringCase(name, "connection") {
+                ASCII.forEachListElement(value) { token in
+                    guard violation == nil else { return }
+                    if ASCII.equalsIgnoringCase(token, "content-length") {
+                        violation = .connectionNamesFramingField("content-length")
+                    } else if ASCII.equalsIgnoringCase(token, "transfer-encoding") {
+                        violation = .connectionNamesFramingField("transfer-encoding")
+                    } else if ASCII.equalsIgnoringCase(token, "host") {
+                        violation = .connectionNamesFramingField("host")
                     }
-                } else if versionMajor == 1 && versionMinor == 0 && ASCII.equalsIgnoringCase(name, "transfer-encoding") {
-                    violation = .transferEncodingInHTTP10
                 }
+            } else if versionMajor == 1 && versionMinor == 0 && ASCII.equalsIgnoringCase(name, "transfer-encoding") {
+                violation = .transferEncodingInHTTP10
             }
+            return violation == nil
         }
         if let violation { throw violation }
         try validateTransferCodings()
@@ -63,14 +62,13 @@ extension HTTPHead {
     private func validateTransferCodings() throws(HTTPHeadViolation) {
         var codings = 0
         var chunkedAt: [Int] = []
-        for index in 0..<headers.count {
-            headers.withField(index) { name, value in
-                guard ASCII.equalsIgnoringCase(name, "transfer-encoding") else { return }
-                ASCII.forEachListElement(value) { coding in
-                    if ASCII.equalsIgnoringCase(coding, "chunked") { chunkedAt.append(codings) }
-                    codings += 1
-                }
+        headers.forEachField { _, name, value in
+            guard ASCII.equalsIgnoringCase(name, "transfer-encoding") else { return true }
+            ASCII.forEachListElement(value) { coding in
+                if ASCII.equalsIgnoringCase(coding, "chunked") { chunkedAt.append(codings) }
+                codings += 1
             }
+            return true
         }
         if chunkedAt.count > 1 || (chunkedAt.count == 1 && chunkedAt[0] != codings - 1) { throw .chunkedNotFinal }
     }

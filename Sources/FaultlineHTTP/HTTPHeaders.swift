@@ -129,19 +129,39 @@ public struct HTTPHeaders: Sendable {
         }
     }
 
+    /// Calls `body` with the index, name and value of each field in order until it returns
+    /// false. One pass over both arrays: a head is checked and scanned several times per
+    /// message, and `withField` per field costs reference counting on each call.
+    @inlinable
+    public func forEachField(_ body: (_ index: Int, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) rethrows {
+        try bytes.withUnsafeBytes { raw in
+            try fields.withUnsafeBufferPointer { fields in
+                for index in fields.indices {
+                    let field = fields[index]
+                    let name = UnsafeRawBufferPointer(rebasing: raw[Int(field.start)..<Int(field.nameEnd)])
+                    let value = UnsafeRawBufferPointer(rebasing: raw[Int(field.valueStart)..<Int(field.valueEnd)])
+                    if try !body(index, name, value) { return }
+                }
+            }
+        }
+    }
+
     /// Index of the first field named `lowercaseName` (case-insensitive), if any.
     public func firstIndex(of lowercaseName: StaticString) -> Int? {
-        for index in fields.indices where withField(index, { name, _ in ASCII.equalsIgnoringCase(name, lowercaseName) }) {
-            return index
+        var found: Int?
+        forEachField { index, name, _ in
+            if ASCII.equalsIgnoringCase(name, lowercaseName) { found = index }
+            return found == nil
         }
-        return nil
+        return found
     }
 
     /// How many fields are named `lowercaseName` (case-insensitive).
     public func count(of lowercaseName: StaticString) -> Int {
         var total = 0
-        for index in fields.indices where withField(index, { name, _ in ASCII.equalsIgnoringCase(name, lowercaseName) }) {
-            total += 1
+        forEachField { _, name, _ in
+            if ASCII.equalsIgnoringCase(name, lowercaseName) { total += 1 }
+            return true
         }
         return total
     }

@@ -12,17 +12,16 @@ struct HopByHop {
 
     /// Reads the Connection header(s) of `headers`.
     init(_ headers: HTTPHeaders) {
-        for index in 0..<headers.count {
-            headers.withField(index) { name, value in
-                guard ASCII.equalsIgnoringCase(name, "connection") else { return }
-                ASCII.forEachListElement(value) { element in
-                    // Names dropped anyway (`Connection: keep-alive`, `close` is no field)
-                    // are not kept: the common request then allocates nothing here.
-                    if Self.isFramingOrTarget(element) || Self.isAlwaysHopByHop(element) { return }
-                    if ASCII.equalsIgnoringCase(element, "close") { return }
-                    named.append(element.map(ASCII.lower))
-                }
+        headers.forEachField { _, name, value in
+            guard ASCII.equalsIgnoringCase(name, "connection") else { return true }
+            ASCII.forEachListElement(value) { element in
+                // Names dropped anyway (`Connection: keep-alive`, `close` is no field)
+                // are not kept: the common request then allocates nothing here.
+                if Self.isFramingOrTarget(element) || Self.isAlwaysHopByHop(element) { return }
+                if ASCII.equalsIgnoringCase(element, "close") { return }
+                named.append(element.map(ASCII.lower))
             }
+            return true
         }
     }
 
