@@ -38,6 +38,8 @@ public final class HTTP1Decoder {
     public init(kind: Kind, limits: HTTP1DecoderLimits = HTTP1DecoderLimits()) {
         self.kind = kind
         self.limits = limits
+        // A message's head, body and end: room for them once, not regrown per connection.
+        events.reserveCapacity(4)
         parser = UnsafeMutablePointer<llhttp_t>.allocate(capacity: 1)
         llhttp_init(parser, kind == .request ? HTTP_REQUEST : HTTP_RESPONSE, HTTP1Decoder.settings)
         parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
@@ -236,6 +238,11 @@ extension HTTP1Decoder {
     }
 
     fileprivate func onHeadersComplete() -> Int32 {
+        // Moved out of the decoder first (a swap: no reference counting): checked and handed
+        // over as a local, so neither the checks nor the event copy the head's storage, and
+        // the event holds the only reference to it.
+        var head = HTTPHead()
+        swap(&head, &self.head)
         let p = parser.pointee
         head.versionMajor = Int(p.http_major)
         head.versionMinor = Int(p.http_minor)
@@ -264,15 +271,8 @@ extension HTTP1Decoder {
         }
         inTrailers = true
         let bodiless = kind == .response && (responseHasNoBody || head.isInterim)
-        // Handed over, not copied: swapped out (a move, no reference counting), so the event
-        // holds the only reference to the field storage and an edit downstream copies nothing.
-        var handed = HTTPHead()
-        swap(&handed, &head)
-        events.append(.head(consume handed))
-        if bodiless {
-            return 1
-        }
-        return 0
+        events.append(.head(head))
+        return bodiless ? 1 : 0
     }
 
     fileprivate func onBody(_ piece: UnsafeRawBufferPointer) -> Int32 {

@@ -8,6 +8,8 @@ struct OutboundBuffer {
 
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compactIfWorthIt()
+        // A corked head and body arrive as two appends: one allocation for both, not two.
+        if storage.capacity == 0 { storage.reserveCapacity(max(bytes.count, 4096)) }
         storage.append(contentsOf: bytes)
     }
 
