@@ -91,24 +91,33 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Reads an address out of a sockaddr_storage.
+    /// Reads an address out of a sockaddr_storage (every accepted connection's peer): the
+    /// text is formatted on the stack and not parsed back, so this allocates nothing.
     static func from(_ storage: UnsafePointer<sockaddr_storage>) -> SocketAddress? {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        switch Int32(storage.pointee.ss_family) {
-        case AF_INET:
-            return storage.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
-                var raw = pointer.pointee.sin_addr
-                _ = inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
-                return SocketAddress(ip: Self.text(buffer), port: UInt16(bigEndian: pointer.pointee.sin_port))
+        let family = Int32(storage.pointee.ss_family)
+        guard family == AF_INET || family == AF_INET6 else { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { buffer -> SocketAddress? in
+            guard let base = buffer.baseAddress else { return nil }
+            let length = socklen_t(buffer.count)
+            if family == AF_INET {
+                return storage.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                    var raw = pointer.pointee.sin_addr
+                    guard inet_ntop(AF_INET, &raw, base, length) != nil else { return nil }
+                    return SocketAddress(formatted: String(cString: base), port: UInt16(bigEndian: pointer.pointee.sin_port), isIPv6: false)
+                }
             }
-        case AF_INET6:
             return storage.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
                 var raw = pointer.pointee.sin6_addr
-                _ = inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
-                return SocketAddress(ip: Self.text(buffer), port: UInt16(bigEndian: pointer.pointee.sin6_port))
+                guard inet_ntop(AF_INET6, &raw, base, length) != nil else { return nil }
+                return SocketAddress(formatted: String(cString: base), port: UInt16(bigEndian: pointer.pointee.sin6_port), isIPv6: true)
             }
-        default:
-            return nil
         }
+    }
+
+    /// An address whose text `inet_ntop` just wrote, valid by construction.
+    private init(formatted ip: String, port: UInt16, isIPv6: Bool) {
+        self.ip = ip
+        self.port = port
+        self.isIPv6 = isIPv6
     }
 }
