@@ -121,6 +121,23 @@ struct TLSListenerTests {
         #expect(reply.status == 200, "\(reply)")
     }
 
+    /// One TLS 1.3 ticket per full handshake (OpenSSL's default is two; see
+    /// docs/architecture.md), and a client that kept it resumes with it.
+    @Test func aFullHandshakeGetsOneTicketAndTheClientResumesWithIt() async throws {
+        let stack = try await Self.start { [Self.normal($0)] }
+        let port = stack.proxy.port
+        let request = "printf 'GET /ticket HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' | "
+        let sClient = "openssl s_client -connect 127.0.0.1:\(port) -CAfile root.pem -servername localhost -tls1_3 -ign_eof"
+        let first = try await TLSChainFactory.shell("\(request)\(sClient) -sess_out ticket.pem 2>&1",
+                                                    in: stack.chain.directory, timeout: .seconds(15))
+        #expect(first.output.contains("New, TLSv1.3,") && first.output.contains("HTTP/1.1 200"), "\(first.output)")
+        let tickets = first.output.components(separatedBy: "Post-Handshake New Session Ticket arrived").count - 1
+        #expect(tickets == 1, "\(tickets) tickets: \(first.output)")
+        let second = try await TLSChainFactory.shell("\(request)\(sClient) -sess_in ticket.pem 2>&1",
+                                                     in: stack.chain.directory, timeout: .seconds(15))
+        #expect(second.output.contains("Reused, TLSv1.3,") && second.output.contains("HTTP/1.1 200"), "\(second.output)")
+    }
+
     @Test func sniPresentsOneCertificatePerServerName() async throws {
         let stack = try await Self.start { chain in
             [Self.normal(chain, ["sni": [["server_name": "api.test", "certificate": chain.path("api-chain.pem"),

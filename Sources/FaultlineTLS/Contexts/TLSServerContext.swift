@@ -35,6 +35,10 @@ public final class TLSServerContext: @unchecked Sendable {
                 try TLSContextBuilder.useCertificate(files, in: ctx)
                 // Same id everywhere so a session survives the SNI context switch.
                 _ = SSL_CTX_set_session_id_context(ctx, Self.sessionIDContext, UInt32(Self.sessionIDContext.count))
+                // One TLS 1.3 ticket per handshake, not OpenSSL's two: a client resumes with
+                // one and gets a fresh one each time; the second cost both sides a ticket's
+                // encryption and a record on every full handshake.
+                _ = SSL_CTX_set_num_tickets(ctx, 1)
                 return ctx
             }
             let main = try make(TLSCertificateFiles(certificateChainFile: certificateChainFile, privateKeyFile: privateKeyFile))
