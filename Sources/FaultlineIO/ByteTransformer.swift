@@ -10,8 +10,8 @@ public enum ByteTransformerEvent: Sendable, Equatable {
     case failed(String)
 }
 
-/// Turns the bytes of a secure channel into plaintext and back, with no I/O of its own: TLS
-/// over memory BIOs sits between a `StreamSocket` and the HTTP codec.
+/// Turns the bytes of a secure channel into plaintext and back, with no I/O of its own: a TLS
+/// session sits between a `StreamSocket` and the HTTP codec.
 ///
 /// The socket calls `receive` with what arrived from the network and `send` with plaintext
 /// the application writes, then sends whatever `drainOutput` hands it.
