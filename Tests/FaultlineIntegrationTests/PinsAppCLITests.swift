@@ -165,6 +165,24 @@ struct PinsAppCLITests {
         #expect(result.error.contains(path) && result.error.contains("not UTF-8 text") && result.error.contains("line 2"), "\(result.error)")
     }
 
+    /// Found by the AppPinConfig fuzz target: a processing instruction without data (`<?x?>`)
+    /// made Foundation's XMLParser pass a null pointer to strlen and the process died. It is
+    /// refused as a usage error naming the file and the line; the XML declaration still reads.
+    @Test func aProcessingInstructionIsRefusedRatherThanCrashing() async throws {
+        let rotation = try await PinsAppRotation()
+        let chainArguments = ["--chain", "current=\(rotation.chain.path("chain.pem"))", "--ca", rotation.chain.path("root.pem")]
+        let path = rotation.path("pi.plist")
+        let plist = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<?x?>\n<plist version=\"1.0\"><dict><key>NSAppTransportSecurity</key><dict><key>NSPinnedDomains</key><dict><key>localhost</key><dict><key>NSPinnedLeafIdentities</key><array><dict><key>SPKI-SHA256-BASE64</key><string>\(rotation.chain.pin("leaf"))</string></dict></array></dict></dict></dict></dict></plist>\n"
+        try Data(plist.utf8).write(to: URL(fileURLWithPath: path))
+        let result = try await Self.pinsApp(["--app", "ios=\(path)"] + chainArguments)
+        #expect(result.status == 2, "\(result.output) \(result.error)")
+        #expect(result.error.contains(path) && result.error.contains("processing instructions") && result.error.contains("line 2"), "\(result.error)")
+        let xml = rotation.path("pi_network_security_config.xml")
+        try Data("<?xml version=\"1.0\"?>\n<network-security-config><?pin?></network-security-config>\n".utf8).write(to: URL(fileURLWithPath: xml))
+        let android = try await Self.pinsApp(["--app", "android=\(xml)"] + chainArguments)
+        #expect(android.status == 2 && android.error.contains("processing instructions"), "\(android.output) \(android.error)")
+    }
+
     @Test func usageErrorsExitTwoWithTheReadersMessage() async throws {
         let rotation = try await PinsAppRotation()
         let chainArguments = ["--chain", "current=\(rotation.chain.path("chain.pem"))", "--ca", rotation.chain.path("root.pem")]

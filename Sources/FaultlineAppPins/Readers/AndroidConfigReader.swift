@@ -17,7 +17,9 @@ public enum AndroidConfigReader {
         switch XMLNode.parse(data) {
         case .success(let node): root = node
         case .failure(let error):
-            throw AppPinConfigurationError(file: file, keyPath: "", problem: "not well-formed XML",
+            // The parser's own failures carry no detail; what was refused before parsing does.
+            let detail = error.message == XMLSyntaxError.first(at: 0).message ? "" : ": \(error.message)"
+            throw AppPinConfigurationError(file: file, keyPath: "", problem: "not well-formed XML\(detail)",
                                            location: .line(error.line))
         }
         var context = AndroidReadContext(file: file)

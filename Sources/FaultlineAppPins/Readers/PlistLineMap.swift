@@ -23,7 +23,7 @@ final class PlistLineMap: NSObject, XMLParserDelegate {
 
     /// Maps `data`; nil with the parser's message and line when the XML is malformed.
     static func map(_ data: Data) -> Result<PlistLineMap, XMLSyntaxError> {
-        if let invalid = XMLSyntaxError.invalidUTF8(in: data) { return .failure(invalid) }
+        if let refused = XMLSyntaxError.refusedBeforeParsing(data) { return .failure(refused) }
         let map = PlistLineMap()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false

@@ -45,7 +45,7 @@ final class XMLNode {
 
     /// Parses `data` into its root element.
     static func parse(_ data: Data) -> Result<XMLNode, XMLSyntaxError> {
-        if let invalid = XMLSyntaxError.invalidUTF8(in: data) { return .failure(invalid) }
+        if let refused = XMLSyntaxError.refusedBeforeParsing(data) { return .failure(refused) }
         let builder = XMLTreeBuilder()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
