@@ -16,6 +16,36 @@ struct ExchangeMachineScenarioTests {
         return machine
     }
 
+    private func refused(_ framing: BodyFraming) -> ExchangeMachine {
+        var setup = MachineFixture.setup(.refuse(status: 404, message: "no route"))
+        setup.requestFraming = framing
+        var machine = ExchangeMachine(setup: setup)
+        #expect(machine.requestHeadReceived().all == [.armDeadline(.clientBody, milliseconds: 60000)])
+        return machine
+    }
+
+    @Test func aRefusalWithASmallBodyReadsItToTheEndAndKeepsTheClient() {
+        for framing in [BodyFraming.contentLength(10), .chunked] {
+            var machine = refused(framing)
+            #expect(machine.requestBodyReceived(count: 5).all == [.armDeadline(.clientBody, milliseconds: 60000)])
+            #expect(machine.decodingPaused().isEmpty, "a small body is waited for: \(framing)")
+            #expect(machine.requestEnded().all == [.disarmDeadline] + MachineFixture.local(404, "no route", keepAlive: true))
+        }
+    }
+
+    @Test func aRefusalWithALargeDeclaredBodyIsAnsweredAtOnceAndCloses() {
+        var machine = refused(.contentLength(ExchangeMachine.refusalDiscardLimit + 1))
+        _ = machine.requestBodyReceived(count: 100)
+        #expect(machine.decodingPaused().all == [.disarmDeadline] + MachineFixture.local(404, "no route", keepAlive: false))
+    }
+
+    @Test func aChunkedRefusalPastTheDiscardLimitIsAnsweredAndCloses() {
+        var machine = refused(.chunked)
+        let limit = Int(ExchangeMachine.refusalDiscardLimit)
+        #expect(machine.requestBodyReceived(count: limit).all == [.armDeadline(.clientBody, milliseconds: 60000)])
+        #expect(machine.requestBodyReceived(count: 1).all == [.disarmDeadline] + MachineFixture.local(404, "no route", keepAlive: false))
+    }
+
     @Test func keepAliveGetReleasesTheConnectionAndKeepsTheClient() {
         var machine = started()
         #expect(machine.requestEnded().all == [.endRequest(chunked: false, held: false),

@@ -40,7 +40,7 @@ struct ExchangeMachineTests {
         table[.admitted] = [.requestHead: [.connectUpstream(fresh: false, requestComplete: false)],
                             .clientClosed: abort]
         table[.refusal]?[.requestEnd] = MachineFixture.local(404, "no route", keepAlive: true)
-        table[.refusal]?[.decodingPaused] = MachineFixture.local(404, "no route", keepAlive: false)
+        // The fixture's refusal declares no body: nothing is waited for, nothing to cut short.
         table[.faultPending]?[.requestBody] = [.armDeadline(.clientBody, milliseconds: 60000)]
         table[.faultPending]?[.requestEnd] = [.disarmDeadline, .noteError(.fault),
                                              .closeClient(.reset)]

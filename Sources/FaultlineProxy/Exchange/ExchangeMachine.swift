@@ -70,7 +70,10 @@ struct ExchangeMachine {
         guard state == .admitted else { return actions }
         switch setup.start {
         case .refuse:
+            // Answered once the body has been read and dropped, so the connection can serve
+            // the requests behind it; a body that stops coming is bounded by the idle timeout.
             state = .awaitingRequestEnd(.refusal)
+            if setup.requestFraming != .none { arm(.clientBody, setup.timeouts.clientIdleMs, &actions) }
         case .proxy:
             if case .refuseStream(let code) = plan.terminal {
                 // On the head: the body is never read and the upstream never contacted.
@@ -119,8 +122,15 @@ struct ExchangeMachine {
             }
             return actions
         }
-        if case .awaitingRequestEnd(.refusal) = state { return actions }
+        if case .awaitingRequestEnd(.refusal) = state, total > Self.refusalDiscardLimit,
+           case .refuse(let status, let message) = setup.start {
+            // Dropping more of a body nobody will read costs more than a new connection.
+            disarm(&actions)
+            answerLocally(status: status, message: message, closing: true, &actions)
+            return actions
+        }
         if deadline == .clientBody { arm(.clientBody, setup.timeouts.clientIdleMs, &actions) }
+        if case .awaitingRequestEnd(.refusal) = state { return actions }
         let chunked = setup.requestFraming == .chunked
         switch state {
         case .delaying:
@@ -141,6 +151,7 @@ struct ExchangeMachine {
         let chunked = setup.requestFraming == .chunked
         switch state {
         case .awaitingRequestEnd(.refusal):
+            if deadline != nil { disarm(&actions) }
             if case .refuse(let status, let message) = setup.start {
                 answerLocally(status: status, message: message, closing: false, &actions)
             }
@@ -157,12 +168,21 @@ struct ExchangeMachine {
         return actions
     }
 
-    /// The adapter decoded all it had and the request is not complete: a refusal is
-    /// answered now (and the connection closed) rather than after a body that may never come.
+    /// How many bytes of a refused request's body are read and dropped to keep its
+    /// connection (nginx's discarded body, HAProxy's drain); a larger body is not waited for.
+    static let refusalDiscardLimit: UInt64 = 64 * 1024
+
+    /// The adapter decoded all it had and the request is not complete. A refusal whose
+    /// declared body is larger than `refusalDiscardLimit` is answered now and the connection
+    /// closed, rather than after a body nobody will read; a smaller one, or a chunked one
+    /// (counted as it arrives), is read to its end first.
     mutating func decodingPaused() -> ExchangeActions {
         var actions = ExchangeActions()
         guard case .awaitingRequestEnd(.refusal) = state, !requestComplete,
-              case .refuse(let status, let message) = setup.start else { return actions }
+              case .refuse(let status, let message) = setup.start,
+              case .contentLength(let length) = setup.requestFraming, length > Self.refusalDiscardLimit
+        else { return actions }
+        disarm(&actions)
         answerLocally(status: status, message: message, closing: true, &actions)
         return actions
     }
