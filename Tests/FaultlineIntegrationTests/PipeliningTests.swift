@@ -116,6 +116,20 @@ struct PipeliningTests {
         #expect(stack.origin.requests("POST", "/nowhere/1").isEmpty)
     }
 
+    /// A client that waits for `100 Continue` before its body gets the refusal without
+    /// sending it (RFC 9110 §10.1.1), and the connection closes since the body never came.
+    @Test func aRefusedRequestExpectingContinueIsAnsweredWithoutItsBody() async throws {
+        let stack = try await Self.stack()
+        defer { stack.stop() }
+        let reply = try await Blocking.run {
+            let client = try RawClient(port: stack.proxy.port)
+            try client.send("POST /nowhere/1 HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 10\r\n\r\n")
+            return client.readUntilClose(timeout: .seconds(10))
+        }
+        #expect(HTTPResponseParser.parse(reply.bytes).map(\.status) == [404])
+        #expect(reply.closed)
+    }
+
     /// A seeded mix of forwarded, refused-by-route and fault-answered requests, with and
     /// without bodies, written in fragments of random size: each answer is the one its
     /// request asked for, in order.

@@ -39,6 +39,15 @@ struct ExchangeMachineScenarioTests {
         #expect(machine.decodingPaused().all == [.disarmDeadline] + MachineFixture.local(404, "no route", keepAlive: false))
     }
 
+    @Test func aRefusalWhoseClientWaitsForContinueIsAnsweredWithoutTheBody() {
+        var setup = MachineFixture.setup(.refuse(status: 404, message: "no route"))
+        setup.requestFraming = .contentLength(10)
+        setup.refusedExpectingContinue = true
+        var machine = ExchangeMachine(setup: setup)
+        _ = machine.requestHeadReceived()
+        #expect(machine.decodingPaused().all == [.disarmDeadline] + MachineFixture.local(404, "no route", keepAlive: false))
+    }
+
     @Test func aChunkedRefusalPastTheDiscardLimitIsAnsweredAndCloses() {
         var machine = refused(.chunked)
         let limit = Int(ExchangeMachine.refusalDiscardLimit)

@@ -173,15 +173,17 @@ struct ExchangeMachine {
     static let refusalDiscardLimit: UInt64 = 64 * 1024
 
     /// The adapter decoded all it had and the request is not complete. A refusal whose
-    /// declared body is larger than `refusalDiscardLimit` is answered now and the connection
+    /// declared body is larger than `refusalDiscardLimit` (or the body limit) is answered now and the connection
     /// closed, rather than after a body nobody will read; a smaller one, or a chunked one
-    /// (counted as it arrives), is read to its end first.
+    /// (counted as it arrives), is read to its end first, unless its client waits for
+    /// `100-continue` before sending it.
     mutating func decodingPaused() -> ExchangeActions {
         var actions = ExchangeActions()
         guard case .awaitingRequestEnd(.refusal) = state, !requestComplete,
-              case .refuse(let status, let message) = setup.start,
-              case .contentLength(let length) = setup.requestFraming, length > Self.refusalDiscardLimit
-        else { return actions }
+              case .refuse(let status, let message) = setup.start else { return actions }
+        let bodyLimit = setup.maxRequestBodyBytes > 0 ? min(Self.refusalDiscardLimit, UInt64(setup.maxRequestBodyBytes)) : Self.refusalDiscardLimit
+        let tooLarge = if case .contentLength(let length) = setup.requestFraming { length > bodyLimit } else { false }
+        guard tooLarge || (setup.refusedExpectingContinue && request == .receiving(received: 0)) else { return actions }
         disarm(&actions)
         answerLocally(status: status, message: message, closing: true, &actions)
         return actions

@@ -27,6 +27,9 @@ struct ExchangeSetup {
     /// Whether the client's request allows another one after it.
     var clientKeepAlive = true
     var clientMinorVersion = 1
+    /// Whether a refused request asked for `100-continue`: its client waits before sending
+    /// the body, so the refusal is answered without it (RFC 9110 §10.1.1).
+    var refusedExpectingContinue = false
     /// Whether sending the request twice has the effect of sending it once (RFC 9110 §9.2.2).
     var isIdempotent = true
     var timeouts = Timeouts()

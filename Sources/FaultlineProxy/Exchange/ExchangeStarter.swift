@@ -41,6 +41,9 @@ struct ExchangeStarter {
         setup.maxRequestBodyBytes = snapshot.config.limits.maxRequestBodyBytes
         if let trace { membership.note(on: trace) }
         guard let (route, decider) = admit(head, setup: &setup, session: membership.session) else {
+            if let expect = head.headers.first("expect") {
+                setup.refusedExpectingContinue = expect.lowercased() == "100-continue"
+            }
             return Exchange(snapshot: snapshot, route: nil, upstreamHead: [],
                             machine: ExchangeMachine(setup: setup, mayKeepAlive: mayKeepAlive))
         }
