@@ -8,6 +8,7 @@
 #                               nginx-light pulls in nginx, built with the HTTP/2 module the
 #                               h2 scenarios need; h2load comes with nghttp2-client)
 #
+# podman builds the container image (scripts/container.sh), which the test command checks.
 # python3-h2 (the `h2` package for /usr/bin/python3) drives the HTTP/2 conformance tools
 # Tests/Scripts/h2probe.py and Tests/Scripts/h2origin.py; python3-prometheus-client parses
 # GET /metrics in the metrics tests.
@@ -25,7 +26,8 @@ for arg in "$@"; do
 done
 
 packages=(libssl-dev libnghttp2-dev node-llhttp pkg-config curl python3
-          python3-h2 python3-prometheus-client nghttp2-client openssl ca-certificates)
+          python3-h2 python3-prometheus-client nghttp2-client openssl ca-certificates
+          podman)
 if [[ $bench -eq 1 ]]; then
   packages+=(nginx-light haproxy wrk strace linux-perf gcc)
 fi

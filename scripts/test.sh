@@ -31,6 +31,14 @@ else
   swift test --skip-build --parallel "$@"
 fi
 
+# The container image (container/Containerfile) built around this build's binary and
+# entered with chroot: it starts, checks its config and serves (podman run is not needed).
+if [[ $# -eq 0 ]]; then
+  as_root=()
+  [[ $(id -u) -eq 0 ]] || as_root=(sudo)
+  "${as_root[@]}" scripts/container.sh --binary "$FAULTLINE_BIN" --check
+fi
+
 # A full run also fuzzes every target briefly and runs the unit suites plus integration
 # suites that do not measure time under AddressSanitizer and ThreadSanitizer
 # (docs/testing.md: about 17 more minutes from a cold build on 2 cores).

@@ -53,6 +53,28 @@ struct CLITests {
         #expect(!result.output.isEmpty)
     }
 
+    /// The container image's config takes its admin token from the environment: unset is
+    /// refused naming the variable, set is accepted, and a token beside it is ambiguous.
+    @Test func adminTokenFromTheEnvironment() async throws {
+        let directory = try TemporaryDirectory()
+        func config(_ admin: String) throws -> String {
+            try directory.write("admin-\(admin.hashValue).json", """
+            {"listeners": [{"address": "127.0.0.1:0"}], "admin": {"address": "0.0.0.0:0", \(admin)},
+             "upstreams": {"demo": {"url": "http://127.0.0.1:9"}}}
+            """)
+        }
+        let fromEnvironment = try config(#""token_env": "FAULTLINE_TEST_ADMIN_TOKEN""#)
+        let both = try config(#""token": "t", "token_env": "FAULTLINE_TEST_ADMIN_TOKEN""#)
+        let binary = TestPaths.faultline
+        let unset = try await Blocking.run { try Command.shellResult("env -u FAULTLINE_TEST_ADMIN_TOKEN '\(binary)' check-config '\(fromEnvironment)'", in: nil) }
+        #expect(unset.status == 3, "\(unset.output)")
+        #expect(unset.output.contains("admin.token_env") && unset.output.contains("FAULTLINE_TEST_ADMIN_TOKEN"), "\(unset.output)")
+        let set = try await Blocking.run { try Command.shellResult("FAULTLINE_TEST_ADMIN_TOKEN=s3 '\(binary)' check-config '\(fromEnvironment)'", in: nil) }
+        #expect(set.status == 0, "\(set.output)")
+        let ambiguous = try await Blocking.run { try Command.shellResult("FAULTLINE_TEST_ADMIN_TOKEN=s3 '\(binary)' check-config '\(both)'", in: nil) }
+        #expect(ambiguous.status == 3 && ambiguous.output.contains("not both"), "\(ambiguous.output)")
+    }
+
     @Test func checkConfigWithoutAFileIsAUsageError() async throws {
         let result = try await FaultlineProcess.command(["check-config"])
         #expect(result.status == 2)

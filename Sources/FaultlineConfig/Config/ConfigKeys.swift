@@ -6,7 +6,7 @@ enum ConfigKeys {
         "timeouts_ms", "limits", "seed", "fault_headers", "log", "har", "http2", "sessions", "journal", "$schema",
     ]
     static let listener = ["address", "tls", "h2c"]
-    static let admin = ["address", "token"]
+    static let admin = ["address", "token", "token_env"]
     static let demoOrigin = ["address"]
     static let listenerTLS = ["certificate", "key", "alpn", "min_version", "sni", "drill"]
     static let sniCertificate = ["server_name", "certificate", "key", "drill"]

@@ -12,10 +12,14 @@ struct LoadContext {
     let now: Date
     /// Which files body paths may name (confined for admin API rules).
     let confinement: FileConfinement
+    /// The process environment, for `admin.token_env` (a parameter, so tests give their own).
+    let environment: [String: String]
     /// Warnings met so far, in document order.
     private(set) var warnings: [ConfigWarning] = []
 
-    init(baseDirectory: String?, checkFiles: Bool, now: Date, confinement: FileConfinement = .unconfined) {
+    init(baseDirectory: String?, checkFiles: Bool, now: Date, confinement: FileConfinement = .unconfined,
+         environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
         self.baseDirectory = baseDirectory
         self.checkFiles = checkFiles
         self.now = now
