@@ -10,9 +10,9 @@ let hotPath: [SwiftSetting] = strict + [.unsafeFlags(["-enforce-exclusivity=unch
 
 let package = Package(
     name: "Faultline",
-    // The proxy itself is Linux-only (epoll); FaultlineTesting also builds on macOS, where
-    // its Duration-based API needs macOS 13.
-    platforms: [.macOS(.v13)],
+    // The proxy itself is Linux-only (epoll); FaultlineTesting also builds on macOS and iOS,
+    // where its Duration-based API needs macOS 13 and iOS 16.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "faultline", targets: ["faultline"]),
         // Drives the binary from XCTest and Swift Testing: launch, sessions, rules, the journal.
@@ -53,7 +53,10 @@ let package = Package(
                           swiftSettings: strict),
 
         // A client of the binary (processes and the admin API), not of its code: Foundation only.
-        .target(name: "FaultlineTesting", swiftSettings: strict),
+        // `launch` exists where Foundation has Process; elsewhere (an iOS simulator's test
+        // target) the library connects to a proxy running on a Linux host or in a container.
+        .target(name: "FaultlineTesting",
+                swiftSettings: strict + [.define("FAULTLINE_LAUNCH", .when(platforms: [.linux, .macOS]))]),
 
         // Helpers every test target shares: temporary directories, processes, sockets, clients.
         .target(name: "FaultlineTestSupport", dependencies: ["COpenSSL"], path: "Tests/FaultlineTestSupport", swiftSettings: strict),

@@ -12,6 +12,9 @@ fi
 
 # Imports point downward and C modules stay private (README.md, Layout).
 scripts/check-layering.sh
+# The Swift library: builds without Process (iOS), every public symbol documented in
+# docs/library-reference.md, and the README's dependency snippet builds as pasted.
+scripts/check-library.sh
 
 # The integration test target depends on the executable, so this also builds the
 # `faultline` the integration tests start: the one next to the test binary, not an

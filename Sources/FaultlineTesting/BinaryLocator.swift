@@ -1,5 +1,7 @@
 import Foundation
 
+// Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
+#if FAULTLINE_LAUNCH
 /// Finds the `faultline` executable: an explicit path, else `FAULTLINE_BIN`, else each
 /// `PATH` entry in order.
 enum BinaryLocator {
@@ -29,3 +31,4 @@ enum BinaryLocator {
         throw FaultlineError.binaryNotFound(searched: searched)
     }
 }
+#endif

@@ -1,5 +1,7 @@
 import Foundation
 
+// Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
+#if FAULTLINE_LAUNCH
 /// One child started by `launch` (the proxy or its demo origin): started with its output
 /// collected, waited for until it prints its listening lines, and terminated (SIGTERM,
 /// then SIGKILL after a grace period) when no longer needed.
@@ -90,3 +92,4 @@ final class ChildProcess: @unchecked Sendable {
         return true
     }
 }
+#endif

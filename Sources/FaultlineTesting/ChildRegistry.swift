@@ -1,5 +1,7 @@
 import Foundation
 
+// Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
+#if FAULTLINE_LAUNCH
 /// The children `launch` started and not yet ended. When the test process exits while a
 /// `Faultline` is still alive (a test abandoned at its time limit never runs its `defer`,
 /// and deinit does not run at exit), an exit handler kills them, so no proxy outlives
@@ -23,3 +25,4 @@ enum ChildRegistry {
         _ = live.withLock { $0.remove(pid) }
     }
 }
+#endif

@@ -1,5 +1,7 @@
 import Foundation
 
+// Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
+#if FAULTLINE_LAUNCH
 extension Faultline {
     private static let listeningPrefix = "faultline: listening on "
     private static let adminPrefix = "faultline: admin API listening on "
@@ -86,3 +88,4 @@ extension Faultline {
         return url
     }
 }
+#endif

@@ -1,5 +1,7 @@
 import Foundation
 
+// Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
+#if FAULTLINE_LAUNCH
 /// What `launch` started: the proxy, the demo origin when there was no upstream, and the
 /// temporary directory holding the config and the log. `stop()` ends them exactly once.
 final class LaunchedProcesses: Sendable {
@@ -63,3 +65,4 @@ final class LaunchedProcesses: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 }
+#endif

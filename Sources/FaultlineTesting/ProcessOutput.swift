@@ -1,5 +1,7 @@
 import Foundation
 
+// Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
+#if FAULTLINE_LAUNCH
 /// Everything a child prints on stdout and stderr (one pipe), read on a thread of its own
 /// until the child closes it, so the child never blocks on a full pipe. Keeps the last
 /// 64 KiB for error messages.
@@ -42,3 +44,4 @@ final class ProcessOutput: Sendable {
         return String(line.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
     }
 }
+#endif
