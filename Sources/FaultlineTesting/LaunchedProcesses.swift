@@ -17,6 +17,7 @@ final class LaunchedProcesses: Sendable {
     init(directory: URL) {
         self.directory = directory
         lifecycle = Locked(.running(proxy: nil, origin: nil))
+        ChildRegistry.add(directory: directory)
     }
 
     /// Records a started child so that `stop()` ends it; a child started after `stop()`
@@ -63,6 +64,7 @@ final class LaunchedProcesses: Sendable {
         proxy?.terminate()
         origin?.terminate()
         try? FileManager.default.removeItem(at: directory)
+        ChildRegistry.forget(directory: directory)
     }
 }
 #endif

@@ -75,6 +75,26 @@ struct LaunchTests {
         #expect(found == TestPaths.buildDirectory.appendingPathComponent("faultline").path)
     }
 
+    @Test func aDirectoryInFaultlineBinIsNamedAsSuch() throws {
+        let directory = TestPaths.buildDirectory.path
+        do {
+            let found = try BinaryLocator.locate(explicit: nil, environment: ["FAULTLINE_BIN": directory])
+            Issue.record("found \(found) from a directory")
+        } catch let error as FaultlineError {
+            #expect(error.description.contains("\(directory) (a directory: name the binary itself, e.g. \(directory)/faultline)"),
+                    "\(error.description)")
+        }
+    }
+
+    @Test func aDirectoryListedTwiceInPathIsSearchedOnce() throws {
+        do {
+            let found = try BinaryLocator.locate(explicit: nil, environment: ["PATH": "/nonexistent/a:/nonexistent/b:/nonexistent/a"])
+            Issue.record("found \(found) on a PATH without it")
+        } catch FaultlineError.binaryNotFound(let searched) {
+            #expect(searched == ["/nonexistent/a/faultline", "/nonexistent/b/faultline"])
+        }
+    }
+
     @Test func refusedConfigIsALaunchFailureWithTheOutput() async throws {
         let upstream = try #require(URL(string: "http://127.0.0.1:9/some/path"))
         let error = await #expect(throws: FaultlineError.self) {
