@@ -21,8 +21,16 @@ public struct RecordedRequest: Sendable, Decodable, Equatable {
     public let status: Int?
     /// The faults that fired, as log records name them (`rule/fault`), `[]` when none.
     public let faults: [String]
-    /// 1-based index of this request on its client connection.
-    public let attempt: Int
+    /// How many earlier requests in the same journal (the session's) had this one's method,
+    /// path and query: 0 for a first try, 1 for the client's first retry, 2 for its second.
+    /// Counted among the entries the journal still holds (`journal.capacity`).
+    public let retry: Int
+    /// 1-based index of this request on its client connection (HTTP/2: in stream order): a
+    /// client that retries on a new connection starts again at 1, so this is no retry count.
+    public let connectionRequest: Int
+    /// The former name of `connectionRequest`.
+    @available(*, deprecated, renamed: "connectionRequest", message: "it counts requests on one connection; retries are `retry`")
+    public var attempt: Int { connectionRequest }
     /// A per-process client connection number: equal numbers mean one connection.
     public let connection: Int
     /// When the exchange started, since the session was created (the global journal: since
@@ -43,7 +51,8 @@ public struct RecordedRequest: Sendable, Decodable, Equatable {
     public let time: String?
 
     private enum CodingKeys: String, CodingKey {
-        case seq, session, method, path, query, route, upstream, status, faults, attempt, connection, error, time
+        case seq, session, method, path, query, route, upstream, status, faults, retry, connection, error, time
+        case connectionRequest = "connection_request"
         case startMs = "start_ms", durationMs = "duration_ms", firstByteMs = "first_byte_ms"
         case protocolVersion = "protocol", sessionUnknown = "session_unknown"
     }
@@ -60,7 +69,8 @@ public struct RecordedRequest: Sendable, Decodable, Equatable {
         upstream = try container.decodeIfPresent(String.self, forKey: .upstream)
         status = try container.decodeIfPresent(Int.self, forKey: .status)
         faults = try container.decodeIfPresent([String].self, forKey: .faults) ?? []
-        attempt = try container.decodeIfPresent(Int.self, forKey: .attempt) ?? 1
+        retry = try container.decodeIfPresent(Int.self, forKey: .retry) ?? 0
+        connectionRequest = try container.decodeIfPresent(Int.self, forKey: .connectionRequest) ?? 1
         connection = try container.decodeIfPresent(Int.self, forKey: .connection) ?? 0
         start = .fractionalMilliseconds(try container.decode(Double.self, forKey: .startMs))
         duration = try container.decodeIfPresent(Double.self, forKey: .durationMs).map(Duration.fractionalMilliseconds)

@@ -29,8 +29,8 @@ struct SessionJournalTests {
         #expect((entries[2]["faults"] as? [String])?.isEmpty == true)
         #expect(first["error"] is NSNull)
         #expect((first["time"] as? String)?.hasSuffix("Z") == true)
-        // One keep-alive connection: attempts count up on the same connection number.
-        #expect(entries.map { $0["attempt"] as? Int } == [1, 2, 3])
+        // One keep-alive connection: requests count up on the same connection number.
+        #expect(entries.map { $0["connection_request"] as? Int } == [1, 2, 3])
         #expect(Set(entries.compactMap { $0["connection"] as? Int }).count == 1)
         let starts = entries.compactMap { $0["start_ms"] as? Double }
         #expect(starts.count == 3 && starts == starts.sorted() && starts[0] >= 0)

@@ -40,7 +40,7 @@ struct SessionTests {
         #expect(journalA.map { $0["status"] as? Int } == seenA.map { $0 })
         #expect(journalA.map { $0["seq"] as? Int } == (1...count).map { $0 })
         #expect(journalA.filter { !(($0["faults"] as? [String]) ?? []).isEmpty }.count == 3)
-        #expect(journalA.map { $0["attempt"] as? Int } == (1...count).map { $0 })
+        #expect(journalA.map { $0["connection_request"] as? Int } == (1...count).map { $0 })
         let journalB = try await stack.journal("/sessions/\(b)/requests").entries
         #expect(journalB.count == count)
         #expect(journalB.allSatisfy { $0["session"] as? String == b })
@@ -230,7 +230,7 @@ struct SessionTests {
         #expect(try await stack.request("/json", http2: true).status == 200)
         let journal = try await stack.journal("/sessions/\(id)/requests").entries
         #expect(journal.map { $0["status"] as? Int } == [503, 200])
-        #expect(journal.allSatisfy { $0["protocol"] as? String == "2" && $0["attempt"] as? Int == 1 })
+        #expect(journal.allSatisfy { $0["protocol"] as? String == "2" && $0["connection_request"] as? Int == 1 })
         // Streams of one connection (nghttp sends both on one) count up in stream order.
         let base = "http://127.0.0.1:\(stack.proxy.ports[1])"
         _ = try await Blocking.run {
@@ -238,7 +238,7 @@ struct SessionTests {
                             timeout: .seconds(20))
         }
         let both = try await stack.journal("/sessions/\(id)/requests?limit=2").entries
-        #expect(both.map { $0["attempt"] as? Int }.sorted { ($0 ?? 0) < ($1 ?? 0) } == [1, 2])
+        #expect(both.map { $0["connection_request"] as? Int }.sorted { ($0 ?? 0) < ($1 ?? 0) } == [1, 2])
         #expect(Set(both.map { $0["query"] as? String }) == ["n=1", "n=2"])
         #expect(Set(both.compactMap { $0["connection"] as? Int }).count == 1)
     }

@@ -12,7 +12,7 @@ struct RequestJournalTests {
         record.statusCode = status
         record.route = route
         record.method = method
-        return JournalEntry(record: record, startNs: start, session: nil, sessionUnknown: false, attempt: 1, connection: 1)
+        return JournalEntry(record: record, startNs: start, session: nil, sessionUnknown: false, connectionRequest: 1, connection: 1)
     }
 
     @Test func keepsTheNewestAndCountsTheDropped() {
@@ -30,6 +30,16 @@ struct RequestJournalTests {
         #expect(journal.count == 0)
         journal.append(Self.entry("/again"))
         #expect(journal.entries(matching: JournalFilter()).entries.map(\.seq) == [1])
+    }
+
+    @Test func retriesOfTheSameRequestAreCountedAmongTheEntriesKept() {
+        let journal = RequestJournal(capacity: 3, origin: 0)
+        for path in ["/a", "/a", "/b", "/a"] { journal.append(Self.entry(path)) }
+        // Capacity 3: the first /a was pushed out, so the last /a has one earlier /a left.
+        #expect(journal.entries(matching: JournalFilter()).entries.map(\.retry) == [1, 0, 1])
+        journal.resize(to: 5)
+        journal.append(Self.entry("/a"))
+        #expect(journal.entries(matching: JournalFilter()).entries.map(\.retry) == [1, 0, 1, 2])
     }
 
     @Test func capacityZeroKeepsNothing() {

@@ -56,6 +56,7 @@ func retriesTwiceWithExponentialBackoff() async throws {
         // The proxy journals an exchange as it ends: wait for the last one, then ask.
         let attempts = try await session.waitForRequests(3, path: "/json")
         #expect(attempts.map(\.status) == [503, 503, 200])
+        #expect(attempts.map(\.retry) == [0, 1, 2])   // the same GET /json, tried three times
         #expect(try await session.count(path: "/json") == 3)
         let gaps = try await session.gaps(path: "/json")
         #expect(gaps.count == 2)

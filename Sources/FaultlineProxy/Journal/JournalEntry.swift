@@ -21,7 +21,11 @@ struct JournalEntry: Sendable, Encodable {
     var upstream: String?
     var status: Int?
     var faults: [String]
-    var attempt: Int
+    /// 1-based index of the request on its client connection (HTTP/2: in stream order).
+    var connectionRequest: Int
+    /// How many earlier entries still in the same journal have this one's method, path and
+    /// query: 0 for a first try, 1 for the client's first retry, …; set when appended.
+    var retry = 0
     var connection: Int
     var clientProtocol: String?
     var durationMs: Double?
@@ -30,7 +34,7 @@ struct JournalEntry: Sendable, Encodable {
     var sessionUnknown: Bool
 
     /// The entry for the exchange `record` describes.
-    init(record: LogRecord, startNs: UInt64, session: String?, sessionUnknown: Bool, attempt: Int, connection: Int) {
+    init(record: LogRecord, startNs: UInt64, session: String?, sessionUnknown: Bool, connectionRequest: Int, connection: Int) {
         self.session = session
         time = record.time
         self.startNs = startNs
@@ -41,7 +45,7 @@ struct JournalEntry: Sendable, Encodable {
         upstream = record.upstream
         status = record.statusCode
         faults = record.faults
-        self.attempt = attempt
+        self.connectionRequest = connectionRequest
         self.connection = connection
         clientProtocol = record.protocolVersion
         durationMs = record.totalMs
@@ -51,7 +55,8 @@ struct JournalEntry: Sendable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case seq, session, time, method, path, query, route, upstream, status, faults, attempt, connection, error
+        case seq, session, time, method, path, query, route, upstream, status, faults, retry, connection, error
+        case connectionRequest = "connection_request"
         case startMs = "start_ms", clientProtocol = "protocol", durationMs = "duration_ms", firstByteMs = "first_byte_ms"
         case sessionUnknown = "session_unknown"
     }
@@ -70,7 +75,8 @@ struct JournalEntry: Sendable, Encodable {
         try container.encode(upstream, forKey: .upstream)
         try container.encode(status, forKey: .status)
         try container.encode(faults, forKey: .faults)
-        try container.encode(attempt, forKey: .attempt)
+        try container.encode(retry, forKey: .retry)
+        try container.encode(connectionRequest, forKey: .connectionRequest)
         try container.encode(connection, forKey: .connection)
         try container.encode(clientProtocol, forKey: .clientProtocol)
         try container.encode(durationMs, forKey: .durationMs)
@@ -78,4 +84,15 @@ struct JournalEntry: Sendable, Encodable {
         try container.encode(error, forKey: .error)
         try container.encode(sessionUnknown, forKey: .sessionUnknown)
     }
+}
+
+extension JournalEntry {
+    /// What makes two entries the same request for `retry`: method, path and (redacted) query.
+    struct RequestKey: Hashable {
+        let method: String?
+        let path: String?
+        let query: String?
+    }
+
+    var requestKey: RequestKey { RequestKey(method: method, path: path, query: query) }
 }

@@ -11,6 +11,22 @@ final class RequestJournal: Sendable {
         var head = 0
         var nextSeq = 1
         var dropped = 0
+        /// Entries in the ring per request, so a new entry's `retry` costs one lookup and the
+        /// table never holds more keys than the ring holds entries.
+        var counts: [JournalEntry.RequestKey: Int] = [:]
+
+        mutating func count(_ entry: JournalEntry) -> Int {
+            let key = entry.requestKey
+            let earlier = counts[key, default: 0]
+            counts[key] = earlier + 1
+            return earlier
+        }
+
+        mutating func uncount(_ entry: JournalEntry) {
+            let key = entry.requestKey
+            guard let count = counts[key] else { return }
+            counts[key] = count > 1 ? count - 1 : nil
+        }
     }
 
     /// Monotonic time (ns) `start_ms` counts from.
@@ -38,8 +54,11 @@ final class RequestJournal: Sendable {
             entry.seq = ring.nextSeq
             ring.nextSeq += 1
             if ring.entries.count < ring.capacity {
+                entry.retry = ring.count(entry)
                 ring.entries.append(entry)
             } else {
+                ring.uncount(ring.entries[ring.head])
+                entry.retry = ring.count(entry)
                 ring.entries[ring.head] = entry
                 ring.head = (ring.head + 1) % ring.capacity
                 ring.dropped += 1
@@ -75,6 +94,7 @@ final class RequestJournal: Sendable {
             let excess = max(0, ordered.count - capacity)
             ordered.removeFirst(excess)
             ring = Ring(capacity: capacity, entries: ordered, head: 0, nextSeq: ring.nextSeq, dropped: ring.dropped + excess)
+            for entry in ordered { _ = ring.count(entry) }
         }
     }
 }

@@ -12,7 +12,7 @@ extension ExchangeTrace {
         let global = state.journal
         guard global.isOn || session != nil else { return }
         let entry = JournalEntry(record: record, startNs: start, session: session?.id, sessionUnknown: sessionUnknown,
-                                 attempt: attempt, connection: connection)
+                                 connectionRequest: attempt, connection: connection)
         global.append(entry)
         session?.journal.append(entry)
     }
