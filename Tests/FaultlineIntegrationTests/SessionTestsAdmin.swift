@@ -106,3 +106,41 @@ struct SessionAdminTests {
         #expect((listed.json["sessions"] as? [[String: Any]])?.first?["id"] as? String == id)
     }
 }
+
+/// `clients` is bounded, and a list within the bound is deduplicated (by canonical address) at once.
+@Suite("Session clients bound", .timeLimit(.minutes(2)))
+struct SessionClientsBoundTests {
+    private static func body(_ addresses: [String]) -> String {
+        #"{"clients": ["# + addresses.map { "\"\($0)\"" }.joined(separator: ", ") + "]}"
+    }
+
+    /// Distinct IPv4 addresses 10.1.x.y, `count` of them.
+    private static func addresses(_ count: Int) -> [String] {
+        (0..<count).map { "10.1.\($0 / 256).\($0 % 256)" }
+    }
+
+    @Test func aListPastTheBoundIsRefusedNamingTheLimit() async throws {
+        let stack = try await SessionStack.start()
+        defer { stack.stop() }
+        let refused = try await stack.admin("POST", "/sessions", body: Self.body(Self.addresses(1025)))
+        #expect(refused.status == 400)
+        #expect(refused.json["field"] as? String == "session.clients")
+        #expect(refused.json["error"] as? String == "session.clients: expected at most 1024 addresses, got 1025", "\(refused.json)")
+        #expect((try await stack.admin("GET", "/sessions").json["sessions"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func aFullListWithDuplicatesListsEachClientOnce() async throws {
+        let stack = try await SessionStack.start()
+        defer { stack.stop() }
+        // 1024 entries: 510 distinct IPv4 addresses twice each, then ::1 in four spellings.
+        let distinct = Self.addresses(510)
+        let loopback = ["::1", "0:0:0:0:0:0:0:1", "0::1", "::0:1"]
+        let created = try await stack.admin("POST", "/sessions", body: Self.body(distinct + distinct + loopback))
+        #expect(created.status == 201, "\(created.json)")
+        let clients = created.json["clients"] as? [String] ?? []
+        #expect(clients == distinct + ["::1"], "\(clients.count) clients")
+        let id = created.json["id"] as? String ?? ""
+        let shown = try await stack.admin("GET", "/sessions/\(id)")
+        #expect((shown.json["clients"] as? [String])?.count == 511)
+    }
+}
