@@ -81,6 +81,25 @@ struct SessionAdminTests {
         #expect((try await stack.admin("GET", "/sessions/\(id)/rules").json["rules"] as? [Any])?.isEmpty == true)
     }
 
+    @Test func aBodyFileInASessionRuleIsRefusedWithTheTrueReason() async throws {
+        let stack = try await SessionStack.start()
+        defer { stack.stop() }
+        // The configuration came from a file, and this file sits beside it: still refused,
+        // because session rules never name files.
+        _ = try stack.directory.write("page.html", "<p>down</p>")
+        let id = try await stack.createSession()
+        let refused = try await stack.admin("POST", "/sessions/\(id)/rules",
+                                            body: #"{"name": "x", "faults": [{"status": {"code": 503, "body_file": "page.html"}}]}"#)
+        #expect(refused.status == 400)
+        #expect(refused.json["error"] as? String == """
+            rule.faults[0].status.body_file: cannot use "page.html": session rules take inline bodies only ("body"); \
+            body_file is for the config file and the global rules of POST /rules
+            """, "\(refused.json)")
+        let inline = try await stack.admin("POST", "/sessions/\(id)/rules",
+                                           body: #"{"name": "x", "faults": [{"status": {"code": 503, "body": "<p>down</p>"}}]}"#)
+        #expect(inline.status == 201, "\(inline.json)")
+    }
+
     @Test func rulesAreAddedShownReplacedAndRemoved() async throws {
         let stack = try await SessionStack.start()
         defer { stack.stop() }
