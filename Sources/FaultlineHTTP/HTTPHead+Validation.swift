@@ -1,8 +1,11 @@
 extension HTTPHead {
     /// Checks what llhttp leaves to the application in a request head: field names, the
     /// Connection list, Transfer-Encoding on HTTP/1.0, every Host value and the authority of
-    /// an absolute-form target. The decoder calls it before it hands a head out.
+    /// an absolute-form target; and the target's bytes, which llhttp checks in HTTP/1 but an
+    /// HTTP/2 `:path` reaches only here. The decoder calls it before it hands a head out,
+    /// `HTTP2HeaderBlock.requestHead()` before a stream's request starts.
     public func validateRequest() throws(HTTPHeadViolation) {
+        if let byte = target.first(where: { !Self.isTargetByte($0) }) { throw .invalidTargetByte(byte) }
         try validateFields()
         var hostsValid = true
         headers.forEachField { _, name, value in
@@ -84,6 +87,16 @@ extension HTTPHead {
             $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
         } ?? target.endIndex
         return target[start..<end]
+    }
+
+    /// A byte a request target may hold: visible ASCII, 0x21-0x7E, what llhttp's strict mode
+    /// takes in an HTTP/1 request line (RFC 3986 characters, plus the few that clients send
+    /// unencoded: `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`). Control bytes, space, DEL
+    /// and 0x80-0xFF (raw UTF-8 included: it must be percent-encoded) are refused. nghttp2's
+    /// `:path` check lets 0x80-0xFF through, so HTTP/2 would forward what HTTP/1 refuses.
+    @inline(__always)
+    public static func isTargetByte(_ byte: UInt8) -> Bool {
+        byte >= 0x21 && byte <= 0x7E
     }
 
     /// ALPHA / DIGIT / "+" / "-" / "." (RFC 3986 §3.1).

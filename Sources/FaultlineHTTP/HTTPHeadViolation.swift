@@ -9,6 +9,8 @@ public enum HTTPHeadViolation: Error, Sendable, Equatable, CustomStringConvertib
     case invalidHost
     /// An absolute-form target whose authority is not `uri-host [":" port]`.
     case invalidTargetAuthority
+    /// A request target (an HTTP/2 `:path`) with a byte outside 0x21-0x7E (`HTTPHead.isTargetByte`).
+    case invalidTargetByte(UInt8)
     /// Connection lists Content-Length, Transfer-Encoding or Host (lowercase name): a hop may
     /// never remove the fields that frame the message or name its target.
     case connectionNamesFramingField(String)
@@ -32,6 +34,8 @@ public enum HTTPHeadViolation: Error, Sendable, Equatable, CustomStringConvertib
         case .obsoleteLineFolding: "obsolete line folding in a header value"
         case .invalidHost: "invalid Host header"
         case .invalidTargetAuthority: "invalid authority in the request target"
+        case .invalidTargetByte(let byte):
+            "request target byte 0x\(String(byte, radix: 16, uppercase: true)) outside visible ASCII (percent-encode it)"
         case .connectionNamesFramingField(let name): "Connection header names \(name)"
         case .transferEncodingInHTTP10: "Transfer-Encoding in an HTTP/1.0 message"
         case .chunkedNotFinal: "chunked is not the final transfer coding, or is applied twice"

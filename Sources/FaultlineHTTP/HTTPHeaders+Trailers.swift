@@ -19,11 +19,17 @@ extension HTTPHeaders {
 
     /// These fields as a trailer section may carry them: prohibited fields dropped, as Envoy
     /// and nghttp2 do, the rest kept in order.
-    public var forwardableTrailers: HTTPHeaders {
+    public var forwardableTrailers: HTTPHeaders { forwardableTrailers(dropping: []) }
+
+    /// `forwardableTrailers`, also without the fields named `extra` (any case): the fields a
+    /// proxy consumes itself and never forwards, wherever they appear.
+    public func forwardableTrailers(dropping extra: [String]) -> HTTPHeaders {
         var kept = HTTPHeaders()
         for index in 0..<count {
             withField(index) { name, value in
-                if !Self.isProhibitedInTrailers(name) { kept.add(name: name, value: value) }
+                if Self.isProhibitedInTrailers(name) { return }
+                if extra.contains(where: { name.count == $0.utf8.count && ASCII.equalsIgnoringCase(name, $0) }) { return }
+                kept.add(name: name, value: value)
             }
         }
         return kept

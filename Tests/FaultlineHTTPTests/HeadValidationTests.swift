@@ -21,6 +21,25 @@ struct HeadValidationTests {
         if let reason { #expect(transcript.failure?.reason == reason, "\(input.debugDescription)") }
     }
 
+    /// `HTTPHead.isTargetByte`, the rule HTTP/2 `:path` values are held to, is llhttp's rule for
+    /// an HTTP/1 target: for every byte in a path and in a query, the decoder takes the target
+    /// exactly when the rule does (space, `?` and `#` are the target's own syntax).
+    @Test func theTargetByteRuleIsTheHTTP1ParsersRule() {
+        for value in 0...255 {
+            let byte = UInt8(value)
+            guard byte != 0x20, byte != UInt8(ascii: "?"), byte != UInt8(ascii: "#") else { continue }
+            for prefix in ["/a", "/a?q="] {
+                let input = Array("GET \(prefix)".utf8) + [byte] + Array("b HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+                let accepted = decode(input, kind: .request).heads.count == 1
+                #expect(accepted == HTTPHead.isTargetByte(byte), "byte 0x\(String(byte, radix: 16)) after \(prefix)")
+            }
+        }
+        var head = HTTPHead()
+        head.method = "GET"
+        head.target = Array("/caf\u{E9}".utf8)
+        #expect(throws: HTTPHeadViolation.invalidTargetByte(0xC3)) { try head.validateRequest() }
+    }
+
     @Test(arguments: [
         "a:-9223372036854775808", "a:9223372036854775808", "a:-1", "a:65536", "a:0", "a:+80", "a: 80", "a:8o",
         "a:99999999999999999999999999", "a b", "a/b", "a?b", "a#b", "user@a", "a\\b", "[::1", "[::1]x", "[]", "[v1]",

@@ -31,6 +31,8 @@ struct FaultConfigRefusalTests {
                  field: "routes[0].faults[0].corrupt.mode", fragment: "scramble"),
         BadFault(what: "unknown profile", faults: #"[{"profile": "5g"}]"#,
                  field: "routes[0].faults[0].profile", fragment: "5g"),
+        BadFault(what: "65 faults in one route", faults: "[" + Array(repeating: #"{"delay": 1}"#, count: 65).joined(separator: ", ") + "]",
+                 field: "routes[0].faults", fragment: "at most 64 faults per rule, got 65"),
         BadFault(what: "unknown route upstream", faults: "[]",
                  field: "routes[0].upstream", fragment: "nope", upstream: "nope"),
     ]

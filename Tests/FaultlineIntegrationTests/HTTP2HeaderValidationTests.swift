@@ -54,6 +54,49 @@ struct HTTP2HeaderValidationTests {
         #expect(stack.origin.requests(to: "/next").count == Self.malformed.count)
     }
 
+    /// `:path` bytes the HTTP/1 listener refuses in a request target (anything outside
+    /// 0x21-0x7E: here bytes nghttp2 lets through, 0x80-0xFF) are refused over HTTP/2 too:
+    /// a stream error, nothing at the origin, and the same target over HTTP/1 gets 400.
+    @Test func aPathWithBytesHTTP1RefusesIsAStreamErrorAndNeverReachesTheOrigin() async throws {
+        let stack = try await HTTP2ConformanceStack.start()
+        // "/refused" followed by the bytes.
+        let cases: [(String, String)] = [("ff80", "ff80"), ("utf8", "c3a9"), ("query-high", "3f613dff")]
+        for (name, tail) in cases {
+            let path = "2f72656675736564" + tail
+            let headers: [[Any]] = [[":method", "GET"], [":scheme", "http"], [":authority", "127.0.0.1"], [":path", ["hex": path]]]
+            let report = try await stack.probe([
+                ["do": "headers", "label": "bad", "headers": headers, "end_stream": true],
+                ["do": "wait", "for": "end", "stream": "bad"],
+                ["do": "request", "label": "next", "path": "/next?after=\(name)"],
+            ])
+            let bad = report.stream(labelled: "bad")
+            #expect(bad?.reset?.name == "PROTOCOL_ERROR" && bad?.status == nil, "\(name): \(report)")
+            #expect(report.stream(labelled: "next")?.status == 200 && report.goaway == nil && !report.closed, "\(name): \(report)")
+
+            // The same target on HTTP/1 (the h2c listener speaks HTTP/1.1 without the preface).
+            let target = Self.bytes(hex: path)
+            let reply = try await Blocking.run {
+                let client = try RawClient(port: stack.proxy.port)
+                try client.send(Array("GET ".utf8) + target + Array(" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+                return client.readResponses(1)
+            }
+            #expect(reply.responses.first?.status == 400, "\(name): HTTP/1 \(reply)")
+        }
+        #expect(stack.origin.requests(to: "/refused").isEmpty, "\(stack.origin.requests(to: "/refused"))")
+        #expect(stack.origin.requests(to: "/next").count == cases.count)
+    }
+
+    private static func bytes(hex: String) -> [UInt8] {
+        var out: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex),
+              let byte = UInt8(hex[index..<next], radix: 16) {
+            out.append(byte)
+            index = next
+        }
+        return out
+    }
+
     @Test func contentLengthThatDisagreesWithTheDataIsAStreamError() async throws {
         let stack = try await HTTP2ConformanceStack.start()
         let head = [[":method", "POST"], [":scheme", "http"], [":authority", "127.0.0.1"], [":path", "/refused?case=length"],

@@ -68,3 +68,34 @@ struct HeaderTests {
         #expect(seen["x-forwarded-for"] as? String == "127.0.0.1")
     }
 }
+
+/// The session header is removed wherever a request carries it: in the head (SessionTests)
+/// and in request trailers, over HTTP/2 and over HTTP/1 chunked bodies alike.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct SessionHeaderTrailerTests {
+    @Test func theSessionHeaderInRequestTrailersNeverReachesTheOrigin() async throws {
+        let stack = try await HTTP2ConformanceStack.start()
+        let report = try await stack.probe([
+            ["do": "request", "label": "h2", "method": "POST", "path": "/trailers-h2", "body": "hello",
+             "extra": [["x-faultline-session", "nosuchsession0000"]],
+             "trailers": [["x-faultline-session", "nosuchsession0000"], ["x-kept", "1"]]],
+        ])
+        #expect(report.stream(labelled: "h2")?.status == 200, "\(report)")
+        let reply = try await Blocking.run {
+            let client = try RawClient(port: stack.proxy.port)
+            try client.send("POST /trailers-h1 HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
+                + "X-Faultline-Session: nosuchsession0000\r\n\r\n5\r\nhello\r\n0\r\n"
+                + "X-Faultline-Session: nosuchsession0000\r\nx-faultline-session: again\r\nX-Kept: 1\r\n\r\n")
+            return client.readResponses(1)
+        }
+        #expect(reply.responses.first?.status == 200, "\(reply)")
+        for path in ["/trailers-h2", "/trailers-h1"] {
+            let requests = stack.origin.requests(to: path)
+            #expect(requests.count == 1, "\(path): \(requests)")
+            let headers = (requests.first?["headers"] as? [[String]] ?? []).compactMap { $0.first?.lowercased() }
+            let trailers = (requests.first?["trailers"] as? [[String]] ?? []).compactMap { $0.first?.lowercased() }
+            #expect(!headers.contains("x-faultline-session"), "\(path): \(headers)")
+            #expect(trailers == ["x-kept"], "\(path): trailers \(trailers)")
+        }
+    }
+}

@@ -81,6 +81,25 @@ struct SessionAdminTests {
         #expect((try await stack.admin("GET", "/sessions/\(id)/rules").json["rules"] as? [Any])?.isEmpty == true)
     }
 
+    @Test func aBodyFileInASessionRuleIsRefusedWithTheTrueReason() async throws {
+        let stack = try await SessionStack.start()
+        defer { stack.stop() }
+        // The configuration came from a file, and this file sits beside it: still refused,
+        // because session rules never name files.
+        _ = try stack.directory.write("page.html", "<p>down</p>")
+        let id = try await stack.createSession()
+        let refused = try await stack.admin("POST", "/sessions/\(id)/rules",
+                                            body: #"{"name": "x", "faults": [{"status": {"code": 503, "body_file": "page.html"}}]}"#)
+        #expect(refused.status == 400)
+        #expect(refused.json["error"] as? String == """
+            rule.faults[0].status.body_file: cannot use "page.html": session rules take inline bodies only ("body"); \
+            body_file is for the config file and the global rules of POST /rules
+            """, "\(refused.json)")
+        let inline = try await stack.admin("POST", "/sessions/\(id)/rules",
+                                           body: #"{"name": "x", "faults": [{"status": {"code": 503, "body": "<p>down</p>"}}]}"#)
+        #expect(inline.status == 201, "\(inline.json)")
+    }
+
     @Test func rulesAreAddedShownReplacedAndRemoved() async throws {
         let stack = try await SessionStack.start()
         defer { stack.stop() }
@@ -104,5 +123,43 @@ struct SessionAdminTests {
         #expect(try await stack.admin("GET", "/sessions/\(id)/rules/new").status == 404)
         let listed = try await stack.admin("GET", "/sessions")
         #expect((listed.json["sessions"] as? [[String: Any]])?.first?["id"] as? String == id)
+    }
+}
+
+/// `clients` is bounded, and a list within the bound is deduplicated (by canonical address) at once.
+@Suite("Session clients bound", .timeLimit(.minutes(2)))
+struct SessionClientsBoundTests {
+    private static func body(_ addresses: [String]) -> String {
+        #"{"clients": ["# + addresses.map { "\"\($0)\"" }.joined(separator: ", ") + "]}"
+    }
+
+    /// Distinct IPv4 addresses 10.1.x.y, `count` of them.
+    private static func addresses(_ count: Int) -> [String] {
+        (0..<count).map { "10.1.\($0 / 256).\($0 % 256)" }
+    }
+
+    @Test func aListPastTheBoundIsRefusedNamingTheLimit() async throws {
+        let stack = try await SessionStack.start()
+        defer { stack.stop() }
+        let refused = try await stack.admin("POST", "/sessions", body: Self.body(Self.addresses(1025)))
+        #expect(refused.status == 400)
+        #expect(refused.json["field"] as? String == "session.clients")
+        #expect(refused.json["error"] as? String == "session.clients: expected at most 1024 addresses, got 1025", "\(refused.json)")
+        #expect((try await stack.admin("GET", "/sessions").json["sessions"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func aFullListWithDuplicatesListsEachClientOnce() async throws {
+        let stack = try await SessionStack.start()
+        defer { stack.stop() }
+        // 1024 entries: 510 distinct IPv4 addresses twice each, then ::1 in four spellings.
+        let distinct = Self.addresses(510)
+        let loopback = ["::1", "0:0:0:0:0:0:0:1", "0::1", "::0:1"]
+        let created = try await stack.admin("POST", "/sessions", body: Self.body(distinct + distinct + loopback))
+        #expect(created.status == 201, "\(created.json)")
+        let clients = created.json["clients"] as? [String] ?? []
+        #expect(clients == distinct + ["::1"], "\(clients.count) clients")
+        let id = created.json["id"] as? String ?? ""
+        let shown = try await stack.admin("GET", "/sessions/\(id)")
+        #expect((shown.json["clients"] as? [String])?.count == 511)
     }
 }

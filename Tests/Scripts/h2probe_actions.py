@@ -15,12 +15,24 @@ class ScenarioError(Exception):
     """The scenario asks for something this tool does not do."""
 
 
+def field_bytes(item):
+    """A name or value: text as UTF-8, or {"hex": "..."} for bytes that are not UTF-8 text."""
+    if isinstance(item, dict):
+        if set(item) != {"hex"}:
+            raise ScenarioError("a field given as an object must be {\"hex\": ...}: %r" % (item,))
+        try:
+            return bytes.fromhex(str(item["hex"]))
+        except ValueError as error:
+            raise ScenarioError("bad hex %r: %s" % (item["hex"], error))
+    return str(item).encode("utf-8")
+
+
 def raw_headers(fields):
     """[[name, value], ...] as byte pairs, untouched: uppercase, CR/LF/NUL and pseudo-header
     order are sent as written."""
     if not isinstance(fields, list) or not all(isinstance(f, list) and len(f) == 2 for f in fields):
         raise ScenarioError("headers must be a list of [name, value] pairs: %r" % (fields,))
-    return [(str(n).encode("utf-8"), str(v).encode("utf-8")) for n, v in fields]
+    return [(field_bytes(n), field_bytes(v)) for n, v in fields]
 
 
 def request_headers(probe, action):

@@ -29,6 +29,9 @@ extension ConfigLoader {
         case .inlineOnly:
             diagnostics.add(object.path(key), "cannot use \(JSONValue.quoted(text)): the configuration was not loaded from a file, so there is no config directory; admin rules take inline bodies (\"body\") only")
             return nil
+        case .sessionRule:
+            diagnostics.add(object.path(key), "cannot use \(JSONValue.quoted(text)): session rules take inline bodies only (\"body\"); body_file is for the config file and the global rules of POST /rules")
+            return nil
         case .within(let directory):
             switch confined(path, within: directory) {
             case .success(let real): path = real

@@ -31,12 +31,13 @@ extension ConfigLoader {
     /// A rule of a session (`POST /sessions/{id}/rules`): the same keys, validation and
     /// `rule.` error paths as `parseRuleWithPosition`, except that `upstream` may be left out;
     /// the rule's `upstream` is then "" (the request goes where the global routes send it).
+    /// With `confineFiles` (the admin API) it names no file at all: inline bodies only.
     public static func parseSessionRule(
         _ data: Data, upstreams: [UpstreamConfig], baseDirectory: String?, name: String? = nil, confineFiles: Bool = false
     ) throws(ConfigErrors) -> (rule: RouteConfig, position: RulePosition?) {
         try parseRule(data, upstreams: upstreams, baseDirectory: baseDirectory, name: name,
                       known: name == nil ? adminRuleKeys : ConfigKeys.route,
-                      confinement: confinement(baseDirectory, confineFiles), upstreamOptional: true)
+                      confinement: confineFiles ? .sessionRule : .unconfined, upstreamOptional: true)
     }
 
     private static func confinement(_ baseDirectory: String?, _ confine: Bool) -> FileConfinement {

@@ -1,5 +1,9 @@
 /// One routing rule: which requests it takes and where they go.
 public struct RouteConfig: Sendable, Equatable {
+    /// The most faults one rule holds (config file, admin API, sessions alike): each is a
+    /// `faultline_faults_fired_total` series, so this bounds what one rule adds to a scrape.
+    public static let maxFaults = 64
+
     /// Unique name, used in logs and the admin API.
     public let name: String
     /// Conditions a request must meet.

@@ -7,13 +7,16 @@ extension ConfigLoader {
     public static let maxSessionSeed: UInt64 = 1 << 53
     /// The longest `name` a session accepts, in UTF-8 bytes.
     public static let maxSessionNameBytes = 200
+    /// The most addresses a session's `clients` list may hold: more is refused before any is
+    /// looked at, so a large body cannot hold the admin queue (nor a claim table grow past it).
+    public static let maxSessionClients = 1024
 
     /// Parses the body of `POST /sessions` (every key optional; an empty body is an empty
     /// object). Errors name the field (`session.ttl_s: expected an integer 1...86400, got 0`).
     public static func parseSessionRequest(_ data: Data, defaultTTLSeconds: Int) throws(ConfigErrors) -> SessionRequest {
-        let trimmed = data.filter { ![9, 10, 13, 32].contains($0) }
         let root: JSONValue
-        if trimmed.isEmpty {
+        // Stops at the first other byte: a 1 MiB body is not copied just to see it is not blank.
+        if data.allSatisfy({ $0 == 9 || $0 == 10 || $0 == 13 || $0 == 32 }) {
             root = .object([:])
         } else {
             switch JSONValue.parse(data) {
@@ -50,10 +53,15 @@ extension ConfigLoader {
             diagnostics.add(path, "expected an array of IP addresses, got \(value.rendered)")
             return []
         }
+        guard items.count <= maxSessionClients else {
+            diagnostics.add(path, "expected at most \(maxSessionClients) addresses, got \(items.count)")
+            return []
+        }
         var clients: [String] = []
+        var seen: Set<String> = []
         for (index, item) in items.enumerated() {
             if case .string(let text) = item, IPLiteral.isIPv4(text) || IPLiteral.isIPv6(text) {
-                if !clients.contains(text) { clients.append(text) }
+                if seen.insert(text).inserted { clients.append(text) }
             } else {
                 diagnostics.add(Diagnostics.join(path, index), "expected an IPv4 or IPv6 address, got \(item.rendered)")
             }

@@ -33,7 +33,7 @@ extension DownstreamConnection {
                     let part = UnsafeRawBufferPointer(rebasing: input[range])
                     run(exchange.machine.requestBodyReceived(count: part.count), on: exchange, inHand: .body(part))
                 case .trailers(let trailers):
-                    exchange?.requestTrailers = trailers
+                    exchange?.keepRequestTrailers(trailers)
                 case .end:
                     if let exchange { run(exchange.machine.requestEnded(), on: exchange) }
                 }

@@ -131,7 +131,7 @@ final class HTTP2Stream {
 
     /// Request trailers: forwarded when the upstream body is chunked.
     func requestTrailersReceived(_ fields: HTTPHeaders) {
-        exchange?.requestTrailers = fields.forwardableTrailers
+        exchange?.keepRequestTrailers(fields)
     }
 
     /// The request's trailers exceed SETTINGS_MAX_HEADER_LIST_SIZE: the request cannot reach the

@@ -52,28 +52,17 @@ enum MetricsRenderer {
         }
     }
 
-    private static func faults(_ scopes: [MetricsSnapshot.FaultScope], _ out: inout MetricsText) {
+    private static func faults(_ scopes: [FaultSeries], _ out: inout MetricsText) {
         out.family("faultline_faults_fired_total", .counter, "Requests a fault fired on, by scope (global or session), rule and fault.")
         for scope in scopes {
-            // Summed by names: sessions' rules of the same name (and a rule's rows under two
-            // route indexes) are one series.
-            var order: [FaultKey] = []
-            var fired: [FaultKey: Int] = [:]
-            for row in scope.stats {
-                let key = FaultKey(route: row.routeName, fault: row.faultName)
-                if fired[key] == nil { order.append(key) }
-                fired[key, default: 0] += row.fired
-            }
-            for key in order {
+            for key in scope.keys {
                 out.sample("faultline_faults_fired_total", [("scope", scope.scope), ("route", key.route), ("fault", key.fault)],
-                           fired[key] ?? 0)
+                           scope.fired[key] ?? 0)
             }
         }
-    }
-
-    private struct FaultKey: Hashable {
-        let route: String
-        let fault: String
+        out.family("faultline_faults_fired_untracked_total", .counter,
+                   "Requests a fault of a session rule fired on, counted in no series because the session scope held its most series.")
+        out.sample("faultline_faults_fired_untracked_total", scopes.reduce(0) { $0 + $1.untracked })
     }
 
     private static func upstreams(_ upstreams: [MetricsSnapshot.Upstream], _ out: inout MetricsText) {

@@ -3,14 +3,6 @@ import FaultlineConfig
 /// Everything one `GET /metrics` answer shows, gathered at one moment
 /// (`ProxyServerState.metricsSnapshot()`), then rendered by `MetricsRenderer`.
 struct MetricsSnapshot {
-    /// The fault counters of one rule set: `global` for the proxy's rules, `session` for
-    /// sessions' rules (added by whoever owns the sessions; every session's rows in one
-    /// scope, summed by rule and fault name, so no session id becomes a label).
-    struct FaultScope {
-        let scope: String
-        let stats: [FaultStats]
-    }
-
     /// One configured upstream's events and idle pool.
     struct Upstream {
         let name: String
@@ -23,8 +15,10 @@ struct MetricsSnapshot {
     var routes: [RouteTraffic]
     /// Exchanges no route row was left for (`RouteMetricsTable.maxExtraRows`).
     var untrackedRequests: Int
-    /// Fault counters per scope.
-    var faults: [FaultScope]
+    /// Fault counters per scope: `global` for the proxy's rules, then `session` for sessions'
+    /// rules (added by whoever owns the sessions; every session's rows in one scope, summed by
+    /// rule and fault name, so no session id becomes a label).
+    var faults: [FaultSeries]
     /// The running configuration's upstreams, in configuration order.
     var upstreams: [Upstream]
     /// Client connections open now.

@@ -19,7 +19,7 @@ extension ProxyServerState {
             MetricsSnapshot.Upstream(name: $0, events: events[$0] ?? UpstreamEvents(), idleConnections: idle[$0] ?? 0)
         }
         return MetricsSnapshot(routes: routes, untrackedRequests: untracked,
-                               faults: [MetricsSnapshot.FaultScope(scope: "global", stats: snapshot.faults.stats())],
+                               faults: [FaultSeries(scope: "global", stats: snapshot.faults.stats())],
                                upstreams: upstreams, activeConnections: connectionCount, http2: http2Counters.counts,
                                configGeneration: snapshot.generation, version: FaultlineVersion.current)
     }

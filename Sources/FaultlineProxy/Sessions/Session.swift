@@ -32,9 +32,9 @@ final class Session: Sendable {
         name = request.name
         ttlSeconds = request.ttlSeconds
         self.seed = seed
-        var canonical: [String] = []
-        for client in request.clients.map(ClientAddressText.canonical) where !canonical.contains(client) { canonical.append(client) }
-        clients = canonical
+        // Two spellings of one address are one client; a set keeps this linear in the list.
+        var seen: Set<String> = []
+        clients = request.clients.map(ClientAddressText.canonical).filter { seen.insert($0).inserted }
         created = now
         journal = RequestJournal(capacity: journalCapacity, origin: now)
         lastUse = Atomic(now)

@@ -8,6 +8,10 @@ extension ConfigLoader {
             diagnostics.add(path, "expected an array of faults, got \(value.rendered)")
             return []
         }
+        guard items.count <= RouteConfig.maxFaults else {
+            diagnostics.add(path, "expected at most \(RouteConfig.maxFaults) faults per rule, got \(items.count)")
+            return []
+        }
         var parsed: [(name: String?, path: String, kind: FaultKind, when: FaultCondition, enabled: Bool)] = []
         for (index, item) in items.enumerated() {
             let faultPath = Diagnostics.join(path, index)
