@@ -33,10 +33,35 @@ enum HTTP2Callbacks {
             owner.dataReceived(streamID: streamID, UnsafeRawBufferPointer(start: data, count: length))
             return 0
         }
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
+            guard let frame, let owner = HTTP2Callbacks.session(userData) else { return 0 }
+            HTTP2Callbacks.sent(frame.pointee, by: owner)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_frame_not_send_callback(callbacks) { _, frame, _, userData in
+            guard let frame, let owner = HTTP2Callbacks.session(userData) else { return 0 }
+            if UInt32(frame.pointee.hd.type) == NGHTTP2_RST_STREAM.rawValue {
+                owner.resetNotSent(streamID: frame.pointee.hd.stream_id)
+            }
+            return 0
+        }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, errorCode, userData in
             guard let owner = HTTP2Callbacks.session(userData) else { return 0 }
             owner.streamClosed(streamID: streamID, errorCode: HTTP2ErrorCode(rawValue: errorCode))
             return 0
+        }
+    }
+
+    /// A frame has been written: RST_STREAM and GOAWAY are reported, whoever queued them.
+    private static func sent(_ frame: nghttp2_frame, by owner: HTTP2Session) {
+        switch UInt32(frame.hd.type) {
+        case NGHTTP2_RST_STREAM.rawValue:
+            owner.resetSent(streamID: frame.hd.stream_id, errorCode: HTTP2ErrorCode(rawValue: frame.rst_stream.error_code))
+        case NGHTTP2_GOAWAY.rawValue:
+            owner.events.append(.goAwaySent(lastStreamID: frame.goaway.last_stream_id,
+                                            errorCode: HTTP2ErrorCode(rawValue: frame.goaway.error_code)))
+        default:
+            break
         }
     }
 
@@ -52,6 +77,7 @@ enum HTTP2Callbacks {
         case NGHTTP2_DATA.rawValue:
             if endsStream { owner.events.append(.endStream(streamID: streamID)) }
         case NGHTTP2_RST_STREAM.rawValue:
+            owner.resetReceived()
             owner.events.append(.resetReceived(streamID: streamID, HTTP2ErrorCode(rawValue: frame.rst_stream.error_code)))
         case NGHTTP2_GOAWAY.rawValue:
             let goaway = frame.goaway

@@ -19,6 +19,12 @@ public enum HTTP2Event: Sendable {
     case streamClosed(streamID: Int32, errorCode: HTTP2ErrorCode)
     /// The peer sent GOAWAY: streams above `lastStreamID` were not and will not be processed.
     case goAwayReceived(lastStreamID: Int32, errorCode: HTTP2ErrorCode, debugData: [UInt8])
+    /// An RST_STREAM frame left for the peer, whoever decided it (the owner through
+    /// `resetStream`, or nghttp2 for a stream error of the peer's): reported once per frame
+    /// written, never for one dropped unsent.
+    case resetSent(streamID: Int32, HTTP2ErrorCode)
+    /// A GOAWAY frame left for the peer (the owner's, or nghttp2's for a connection error).
+    case goAwaySent(lastStreamID: Int32, errorCode: HTTP2ErrorCode)
     /// The peer's SETTINGS arrived (or changed): how many streams it lets us open.
     case settings(maxConcurrentStreams: UInt32)
     /// Every byte queued on a stream's outbound queue has been framed (backpressure can lift).

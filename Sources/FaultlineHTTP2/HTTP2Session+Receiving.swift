@@ -65,6 +65,8 @@ extension HTTP2Session {
 
     /// The stream is closed in both directions or reset.
     func streamClosed(streamID: Int32, errorCode: HTTP2ErrorCode) {
+        // A reset of the owner's that nghttp2 dropped (the stream was already closing).
+        ownResets.removeValue(forKey: streamID)
         guard streams.removeValue(forKey: streamID) != nil else { return }
         events.append(.streamClosed(streamID: streamID, errorCode: errorCode))
     }

@@ -60,11 +60,14 @@ extension HTTP2Session {
         if deferred { resume(streamID, state) }
     }
 
-    /// Resets a stream with `errorCode`; its queued body is dropped.
-    public func resetStream(streamID: Int32, errorCode: HTTP2ErrorCode) {
+    /// Resets a stream with `errorCode`; its queued body is dropped. `answersPeerError`: the
+    /// reset refuses a malformed request of the peer's, so it counts against the stream-reset
+    /// limit like the resets nghttp2 sends for the errors it finds itself (server role).
+    public func resetStream(streamID: Int32, errorCode: HTTP2ErrorCode, answersPeerError: Bool = false) {
         guard let session else { return }
         streams[streamID]?.discardQueue()
         streams[streamID]?.outbound = .done
+        ownResets[streamID] = answersPeerError
         nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode.rawValue)
     }
 

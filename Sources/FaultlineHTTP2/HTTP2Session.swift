@@ -31,12 +31,19 @@ public final class HTTP2Session {
     var events: [HTTP2Event] = []
     /// Bytes the connection window owes the peer; consumed after each `receive`.
     var connectionBytesToConsume = 0
+    /// RST_STREAM frames the owner queued and nghttp2 has not written yet, by stream, with
+    /// whether each answers a protocol error of the peer's (a reset not in here is nghttp2's own).
+    var ownResets: [Int32: Bool] = [:]
+    /// The stream resets the peer may still cause (server role; see `HTTP2ResetBudget`).
+    var resetBudget: HTTP2ResetBudget
 
     /// A session for `role`; a server queues its SETTINGS at once, a client too (after the
     /// preface nghttp2 writes itself). Throws only when nghttp2 cannot allocate.
     public init(role: Role, settings: HTTP2Settings = HTTP2Settings()) throws(HTTP2Failure) {
         self.role = role
         self.settings = settings.clamped
+        resetBudget = HTTP2ResetBudget(burst: self.settings.streamResetBurst, perSecond: self.settings.streamResetRate,
+                                       now: .now)
         try open()
     }
 

@@ -21,18 +21,19 @@ struct HTTP2ConfigTests {
         #expect(http2.maxContinuations == 8)
         #expect(http2.maxSettings == 32)
         #expect(http2.maxOutboundAcks == 1000)
+        #expect(http2.maxBufferedRequestBody == 65536)
     }
 
     @Test func everyKeyIsRead() throws {
         let http2 = try load(minimal(#"""
             "http2": {"max_concurrent_streams": 250, "initial_window_size": 65535, "connection_window_size": 2147483647,
                       "max_header_list_size": 16384, "max_frame_size": 16777215, "max_stream_resets": {"burst": 50, "per_second": 5},
-                      "max_continuations": 4, "max_settings": 16, "max_outbound_acks": 200}
+                      "max_continuations": 4, "max_settings": 16, "max_outbound_acks": 200, "max_buffered_request_body": 0}
             """#)).http2
         #expect(http2 == HTTP2Config(
             maxConcurrentStreams: 250, initialWindowSize: 65535, connectionWindowSize: 2_147_483_647, maxHeaderListSize: 16384,
             maxFrameSize: 16_777_215, maxStreamResets: HTTP2ResetRateLimit(burst: 50, perSecond: 5),
-            maxContinuations: 4, maxSettings: 16, maxOutboundAcks: 200))
+            maxContinuations: 4, maxSettings: 16, maxOutboundAcks: 200, maxBufferedRequestBody: 0))
         // One member of max_stream_resets keeps the other's default.
         let resets = try load(minimal(#""http2": {"max_stream_resets": {"per_second": 10}}"#)).http2.maxStreamResets
         #expect(resets == HTTP2ResetRateLimit(burst: 1000, perSecond: 10))
@@ -51,6 +52,10 @@ struct HTTP2ConfigTests {
         (#""http2": {"max_concurent_streams": 10}"#, #"http2.max_concurent_streams: unknown key; did you mean "max_concurrent_streams"?"#),
         (#""http2": {"max_stream_resets": {"rate": 1}}"#,
          "http2.max_stream_resets.rate: unknown key (known: burst, per_second)"),
+        (#""http2": {"max_buffered_request_body": -1}"#,
+         "http2.max_buffered_request_body: expected an integer 0...16777216, got -1"),
+        (#""http2": {"max_buffered_request_body": 16777217}"#,
+         "http2.max_buffered_request_body: expected an integer 0...16777216, got 16777217"),
         (#""http2": []"#, "http2: expected an object, got []"),
         (#""htp2": {}"#, #"htp2: unknown key; did you mean "http2"?"#),
     ])

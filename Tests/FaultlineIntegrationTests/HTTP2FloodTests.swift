@@ -23,6 +23,27 @@ struct HTTP2FloodTests {
         #expect(try await stack.freshConnectionServes())
     }
 
+    /// "MadeYouReset" (CVE-2025-8671): each stream declares one byte and sends two, so nghttp2
+    /// resets it itself (PROTOCOL_ERROR); those resets draw on the `max_stream_resets` allowance
+    /// like the client's own, and past it the connection ends with GOAWAY ENHANCE_YOUR_CALM.
+    /// The streams are held (a small declared length): the origin sees none of them.
+    @Test func resetsTheClientProvokesCountAgainstTheResetLimit() async throws {
+        let stack = try await HTTP2ConformanceStack.start(http2: #"{"max_stream_resets": {"burst": 10, "per_second": 1}}"#)
+        let report = try await stack.probe([["do": "provoke_resets", "count": 200, "path": "/made-you-reset"],
+                                            ["do": "wait", "for": "close", "timeout": 10]], ["final_wait": false])
+        let goaway = try #require(report.goaway, "\(report.frames) \(report.timeouts)")
+        #expect(goaway.name == "ENHANCE_YOUR_CALM" && report.closed, "\(goaway)")
+        // Ten tokens, plus those a slow machine regains at one a second while the flood arrives.
+        let resets = report.frames["RSTSTREAM"] ?? 0
+        #expect(resets >= 10 && resets <= 30, "\(report.frames)")
+        #expect(report.frames["GOAWAY"] == 1, "\(report.frames)")
+        // Every reset and the GOAWAY the client saw, and no more, are in the counters.
+        let counted = try await stack.http2Metrics(expecting: ["streams_reset_by_faultline": resets, "goaways_sent": 1])
+        #expect(counted == ["streams_reset_by_faultline": resets, "goaways_sent": 1], "\(counted)")
+        #expect(stack.origin.heads(to: "/made-you-reset").isEmpty, "\(stack.origin.heads(to: "/made-you-reset").count) heads")
+        #expect(try await stack.freshConnectionServes())
+    }
+
     @Test func continuationFloodsEndTheConnectionAndTheConfiguredLimitHolds() async throws {
         let stack = try await HTTP2ConformanceStack.start(http2: #"{"max_continuations": 20}"#)
         // Ten CONTINUATION frames are within the limit: the request goes through (the frames are

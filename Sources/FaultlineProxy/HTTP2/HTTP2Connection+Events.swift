@@ -3,10 +3,19 @@ import FaultlineHTTP2
 
 /// The session's events, handed to the streams they concern.
 extension HTTP2Connection {
-    /// Dispatches `events` in order.
+    /// Dispatches `events` in order. The frames written are counted even once the connection
+    /// has closed: each RST_STREAM and GOAWAY that left counts once, whoever queued it.
     func handle(_ events: [HTTP2Event]) {
         for index in events.indices {
-            guard !phase.isClosed else { return }
+            switch events[index] {
+            case .resetSent:
+                context.state.http2StreamReset(sentByProxy: true)
+            case .goAwaySent:
+                context.state.http2GoAwaySent()
+            default:
+                break
+            }
+            guard !phase.isClosed else { continue }
             switch events[index] {
             case .headers(let streamID, let block):
                 headers(block, on: streamID)
@@ -29,10 +38,9 @@ extension HTTP2Connection {
                 }
             case .outboundDrained(let streamID):
                 streams[streamID]?.outboundDrained()
-            case .connectionError:
-                // nghttp2 has queued its GOAWAY; `flush` writes it and closes once it is done.
-                context.state.http2GoAwaySent()
-            case .goAwayReceived, .settings:
+            case .connectionError, .goAwayReceived, .settings, .resetSent, .goAwaySent:
+                // On a connection error nghttp2 has queued its GOAWAY; `flush` writes it and
+                // closes once it is done.
                 break
             }
         }

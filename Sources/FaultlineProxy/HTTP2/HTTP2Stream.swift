@@ -15,6 +15,9 @@ import FaultlineLog
 final class HTTP2Stream {
     /// Where the stream's exchange is.
     enum Phase {
+        /// A request with a small declared body waits for its stream's end before its exchange
+        /// starts (`HTTP2Stream+Holding.swift`).
+        case holding(HTTP2HeldRequest)
         /// The exchange runs.
         case exchange(Exchange)
         /// The exchange ended; the stream may still be sending what it queued.
@@ -94,18 +97,26 @@ final class HTTP2Stream {
             head = try block.requestHead()
         } catch {
             startTrace(nil)?.fail(.badRequest, "bad request: \(error.description)")
-            reset(.protocolError)
+            reset(.protocolError, answersClientError: true)
             endTrace()
             return
         }
-        let snapshot = context.snapshot
         let sessions = context.state.sessions
         let membership = SessionMembership(head, clientIP: connection.clientIP, sessions: sessions, now: context.loop.now)
         let trace = startTrace(head, inSession: membership.session != nil)
-        let starter = ExchangeStarter(snapshot: snapshot, clientIP: connection.clientIP, scheme: connection.scheme,
-                                      sessions: sessions, now: context.loop.now)
+        if holds(head, endsStream: block.endsStream) {
+            hold(head, membership: membership)
+            return
+        }
+        startExchange(head, trace: trace, membership: membership, startedAt: context.loop.now)
+    }
+
+    /// Starts the request's exchange through `ExchangeStarter`, as for HTTP/1.
+    func startExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, startedAt: UInt64) {
+        let starter = ExchangeStarter(snapshot: context.snapshot, clientIP: connection.clientIP, scheme: connection.scheme,
+                                      sessions: context.state.sessions, now: context.loop.now)
         let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: true)
-        exchange.startedAt = context.loop.now
+        exchange.startedAt = startedAt
         phase = .exchange(exchange)
         run(exchange.machine.requestHeadReceived(), on: exchange)
         releaseUpstreamCork()
@@ -116,6 +127,10 @@ final class HTTP2Stream {
     /// upstream has them.
     func requestBodyReceived(_ bytes: [UInt8]) {
         unconsumed += bytes.count
+        if case .holding(let held) = phase {
+            holdBody(bytes, of: held)
+            return
+        }
         guard let exchange, exchange.machine.isReadingRequest else {
             // Nobody reads this body (the answer is out, or the request was refused): dropped.
             giveBackWindow()
@@ -151,6 +166,10 @@ final class HTTP2Stream {
     /// END_STREAM from the client.
     func requestEnded() {
         requestComplete = true
+        if case .holding(let held) = phase {
+            release(held)
+            return
+        }
         guard let exchange, exchange.machine.isReadingRequest else { return }
         run(exchange.machine.requestEnded(), on: exchange)
         releaseUpstreamCork()
@@ -168,11 +187,11 @@ final class HTTP2Stream {
 
     /// nghttp2 closed the stream (after both END_STREAMs, or a reset either way).
     func streamClosed(_ code: HTTP2ErrorCode) {
-        guard exchange != nil else { return }
+        guard exchange != nil || isHolding else { return }
         if response != .reset && code != .noError {
             // nghttp2 reset the stream itself: the client broke a messaging rule (a body that
-            // disagrees with its content-length, RFC 9113 §8.1.1). That code is the cause.
-            context.state.http2StreamReset(sentByProxy: true)
+            // disagrees with its content-length, RFC 9113 §8.1.1). That code is the cause; a
+            // held request never reached the upstream.
             trace?.noteHTTP2Error(LogHTTP2Error(code: code.rawValue, frame: .rstStream, sender: .faultline))
             trace?.fail(.badRequest, "malformed request: the stream was reset (\(code))")
         }
@@ -183,6 +202,7 @@ final class HTTP2Stream {
 
     /// The connection closed under the stream.
     func connectionClosed() {
+        if isHolding { trace?.fail(.clientClosed, "the connection closed before the request ended") }
         response = .reset
         abortExchange()
     }
@@ -222,15 +242,17 @@ final class HTTP2Stream {
         if let exchange {
             run(exchange.machine.deadlineExpired(expired), on: exchange)
             connection.scheduleFlush()
+        } else if isHolding {
+            heldRequestStalled()
         }
     }
 
-    /// Resets the stream (once) with `code`.
-    func reset(_ code: HTTP2ErrorCode) {
+    /// Resets the stream (once) with `code`; `answersClientError` when it refuses a malformed
+    /// request (it then counts against the stream-reset limit, `HTTP2Session.resetStream`).
+    func reset(_ code: HTTP2ErrorCode, answersClientError: Bool = false) {
         guard response != .reset else { return }
         response = .reset
-        session.resetStream(streamID: id, errorCode: code)
-        context.state.http2StreamReset(sentByProxy: true)
+        session.resetStream(streamID: id, errorCode: code, answersPeerError: answersClientError)
         trace?.noteHTTP2Error(LogHTTP2Error(code: code.rawValue, frame: .rstStream, sender: .faultline))
         connection.scheduleFlush()
     }

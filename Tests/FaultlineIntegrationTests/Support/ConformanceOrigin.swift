@@ -2,7 +2,8 @@ import Foundation
 import FaultlineTestSupport
 
 /// The HTTP/1.1 origin of the HTTP/2 conformance tests, in a child process: it logs every
-/// request it receives as one JSON line (`conn N request {"method", "target", "headers",
+/// request head as soon as it has read it (`conn N head {"method", "target"}`) and every
+/// whole request as one JSON line (`conn N request {"method", "target", "headers",
 /// "trailers", "body_bytes", "body_sha256"}`), so a test can say exactly what reached it and
 /// what did not, and `conn N closed-by-peer` when the proxy drops an upstream connection.
 ///
@@ -32,6 +33,20 @@ final class ConformanceOrigin: Sendable {
         }
     }
 
+    /// The request heads logged so far (`method`, `target`), including those of requests
+    /// whose body never came whole.
+    var heads: [[String: Any]] {
+        output.lines.compactMap { line -> [String: Any]? in
+            guard let range = line.text.range(of: " head ") else { return nil }
+            return (try? JSONSerialization.jsonObject(with: Data(line.text[range.upperBound...].utf8))) as? [String: Any]
+        }
+    }
+
+    /// The logged heads whose target starts with `prefix`.
+    func heads(to prefix: String) -> [[String: Any]] {
+        heads.filter { ($0["target"] as? String)?.hasPrefix(prefix) == true }
+    }
+
     /// The logged requests whose target starts with `prefix`.
     func requests(to prefix: String) -> [[String: Any]] {
         requests.filter { ($0["target"] as? String)?.hasPrefix(prefix) == true }
@@ -51,6 +66,7 @@ def handle(sock, n):
     while True:
         method, target, _ = conn.line().decode("latin-1").split(" ", 2)
         headers = fields(conn)
+        log("conn %d head %s" % (n, json.dumps({"method": method, "target": target})))
         lower = {k.lower(): v for k, v in headers}
         url = urlsplit(target)
         if url.path == "/slowread":

@@ -1,17 +1,19 @@
 import Foundation
 import FaultlineTestSupport
 
-/// A `ConformanceOrigin` behind a Faultline proxy with one h2c listener and the given `http2`
-/// config block, for frame-level tests with `h2probe.py`.
+/// A `ConformanceOrigin` behind a Faultline proxy with one h2c listener, an admin API and the
+/// given `http2` config block, for frame-level tests with `h2probe.py`.
 final class HTTP2ConformanceStack: Sendable {
     let origin: ConformanceOrigin
     let proxy: FaultlineProcess
     let directory: TemporaryDirectory
+    let adminPort: Int
 
-    private init(origin: ConformanceOrigin, proxy: FaultlineProcess, directory: TemporaryDirectory) {
+    private init(origin: ConformanceOrigin, proxy: FaultlineProcess, directory: TemporaryDirectory, adminPort: Int) {
         self.origin = origin
         self.proxy = proxy
         self.directory = directory
+        self.adminPort = adminPort
     }
 
     /// Starts the stack; `http2` is the config's `http2` object as JSON text.
@@ -21,6 +23,7 @@ final class HTTP2ConformanceStack: Sendable {
         let text = """
         {"workers": 1,
          "listeners": [{"address": "127.0.0.1:0", "h2c": true}],
+         "admin": {"address": "127.0.0.1:0"},
          "upstreams": {"o": {"url": "http://127.0.0.1:\(origin.port)", "timeouts_ms": {"connect": 1000, "response": 20000}}},
          "timeouts_ms": {"client_header": 5000, "client_idle": 60000},
          "http2": \(http2),
@@ -31,7 +34,27 @@ final class HTTP2ConformanceStack: Sendable {
         }
         let path = try directory.write("faultline.json", text)
         let proxy = try await FaultlineProcess.run(["--config", path])
-        return HTTP2ConformanceStack(origin: origin, proxy: proxy, directory: directory)
+        let line = try await proxy.output.waitForLine(containing: "admin API listening on ")
+        guard let adminPort = Int(line.text.split(separator: ":").last ?? "") else { throw TestFailure("no admin port in \(line.text)") }
+        return HTTP2ConformanceStack(origin: origin, proxy: proxy, directory: directory, adminPort: adminPort)
+    }
+
+    /// The HTTP/2 counters of `GET /metrics` (`faultline_http2_KEY_total`, by KEY) once they equal
+    /// `expected`, or as they are after 10 s (the loop counts a frame as it writes it, just
+    /// before the client can see it).
+    func http2Metrics(expecting expected: [String: Int]) async throws -> [String: Int] {
+        var counters: [String: Int] = [:]
+        let end = ContinuousClock.now + .seconds(10)
+        repeat {
+            let scrape = try await MetricsScrape.read(adminPort: adminPort)
+            counters = [:]
+            for key in expected.keys {
+                counters[key] = scrape.value("faultline_http2_\(key)_total").map { Int($0) }
+            }
+            if counters == expected { return counters }
+            try await Task.sleep(for: .milliseconds(100))
+        } while ContinuousClock.now < end
+        return counters
     }
 
     /// Runs an h2probe scenario on a new connection to the proxy: `actions`, plus `extra`

@@ -27,6 +27,8 @@ extension HTTP2UpstreamConnection {
                 goAway(lastStreamID: lastStreamID, code: code)
             case .settings:
                 settingsArrived()
+            case .resetSent, .goAwaySent:
+                break
             case .outboundDrained(let id):
                 if let stream = streams[id] { stream.owner?.upstreamStreamDidDrain(stream) }
             case .connectionError(let failure):

@@ -1,0 +1,18 @@
+import FaultlineHTTP
+
+/// A request an `HTTP2Stream` holds until its stream ends: the translated head, the session it
+/// belongs to, and the body so far (at most `http2.max_buffered_request_body` bytes, since
+/// nghttp2 resets a stream whose DATA outgrows its content-length).
+final class HTTP2HeldRequest {
+    let head: HTTPHead
+    let membership: SessionMembership
+    /// When the head arrived (monotonic ns): the exchange's start, as for a streamed request.
+    let receivedAt: UInt64
+    var body: [UInt8] = []
+
+    init(head: HTTPHead, membership: SessionMembership, receivedAt: UInt64) {
+        self.head = head
+        self.membership = membership
+        self.receivedAt = receivedAt
+    }
+}
