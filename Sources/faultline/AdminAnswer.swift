@@ -69,8 +69,9 @@ struct AdminAnswer: Decodable {
         let message: String?
     }
 
-    /// The rule an add answered with.
+    /// The rule a change answered with: its name and switch.
     var name: String?
+    var enabled: Bool?
     var rules: [Rule]?
     var stale: [String]?
     var seed: String?

@@ -21,7 +21,9 @@ enum HARCommand {
 
     export writes the proxy's rolling capture of recent exchanges as a HAR 1.2 document
     for Chrome or Firefox dev tools, Charles or Proxyman, redacted exactly like the log.
-    clear empties the capture.
+    clear empties the capture. The proxy must have an admin API: config/default.json has one
+    on 127.0.0.1:9901; the one-line mode (run --upstream URL) only with --admin ADDR, and it
+    captures only then.
 
     Exit codes: 0 done; 1 the admin API could not be reached or refused (its error is
     printed), or the file could not be written; 2 usage error.

@@ -8,11 +8,11 @@ extension PinsCommand {
         do {
             parsed = try PinsAppArguments(arguments, now: Date())
         } catch {
-            Console.err("faultline pins app: \(error)\n\n\(usage)")
+            Console.err("faultline pins app: \(error)\n\n\(appUsage)")
             return .usage
         }
         if parsed.help {
-            Console.out(usage)
+            Console.out(appUsage)
             return .ok
         }
         var subjects: [PinsAppSubject] = []

@@ -14,7 +14,7 @@ extension PinsCommand {
             parsed = try Arguments(arguments, valued: ["format", "ca", "timeout-ms", "pins", "candidate"],
                                    flags: ["help", "require-candidate"])
             if parsed.flags.contains("help") {
-                Console.out(usage)
+                Console.out(checkUsage)
                 return .ok
             }
             json = try PinsCommandSupport.wantsJSON(parsed)
@@ -22,7 +22,7 @@ extension PinsCommand {
             guard parsed["pins"] != nil else { throw UsageError("--pins PIN,... is required") }
             guard parsed.positionals.count == 1 else { throw UsageError("expected one host:port") }
         } catch {
-            Console.err("faultline pins check: \(error)\n\n\(usage)")
+            Console.err("faultline pins check: \(error)\n\n\(checkUsage)")
             return .usage
         }
         do {

@@ -19,15 +19,15 @@ extension PinsCommand {
                 throw UsageError("--\(option) goes with --emit")
             }
         } catch {
-            Console.err("faultline pins compute: \(error)\n\n\(usage)")
+            Console.err("faultline pins compute: \(error)\n\n\(computeUsage)")
             return .usage
         }
         if parsed.flags.contains("help") {
-            Console.out(usage)
+            Console.out(computeUsage)
             return .ok
         }
         guard parsed.positionals.count == 1, let target = parsed.positionals.first else {
-            Console.err("faultline pins compute: expected one <file | host:port>\n\n\(usage)")
+            Console.err("faultline pins compute: expected one <file | host:port>\n\n\(computeUsage)")
             return .usage
         }
         if FileManager.default.fileExists(atPath: target) {

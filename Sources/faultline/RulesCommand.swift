@@ -7,6 +7,7 @@ enum RulesCommand {
     Usage:
       faultline rules list    [options]
       faultline rules add     <FILE | - | JSON> [--position start|end] [options]
+      faultline rules replace <FILE | - | JSON> [options]
       faultline rules rm      NAME [options]
       faultline rules enable  NAME[/FAULT] [options]
       faultline rules disable NAME[/FAULT] [options]
@@ -19,16 +20,29 @@ enum RulesCommand {
       --format text|json
       --timeout-ms N    (default 10000)
 
+    The proxy must have an admin API: config/default.json has one on 127.0.0.1:9901; the
+    one-line mode (run --upstream URL) only with --admin ADDR.
+
     A rule is a route in the config file's format, e.g.
-      {"name": "search-down", "match": {"path_prefix": "/users"}, "upstream": "demo",
+      {"name": "search-down", "match": {"path_prefix": "/users"},
        "faults": [{"status": {"code": 503, "headers": {"Retry-After": "5"}},
                    "when": {"sequence": [503, 503, "pass"]}}]}
-    add takes it from a file, from standard input (-) or inline. Runtime rules go before the
-    file's routes unless --position end; they survive SIGHUP reloads. disable keeps the route
-    proxying with its faults off; rm removes the route (file routes too, until restart).
+    "upstream" names an upstream of the running config ("demo" in config/default.json,
+    "default" in the one-line mode and in FaultlineTesting's launch()); with only one
+    upstream it may be left out, as here. add takes the rule from a file, from standard
+    input (-) or inline; a rule of that name must not exist. replace puts it in place of the
+    rule of the same name, runtime or from the file (or adds it). Runtime rules go before the
+    file's routes unless --position end; they survive SIGHUP reloads. rm removes the rule
+    (file routes too, until restart).
 
-    Exit codes: 0 done; 1 the admin API refused (its error is printed); 2 usage error, or the
-    admin API could not be reached.
+    disable switches a rule's faults off, the route still proxying; enable switches them on.
+    A fault has its own switch too (NAME/FAULT), under the rule's: it fires only when both are
+    on. Switching keeps the counters, the sequence position and the outage window (like
+    Toxiproxy and Envoy): a rule enabled again goes on where it stopped. reset starts every
+    fault afresh.
+
+    Exit codes: 0 done; 1 the admin API refused (its error is printed) or could not be
+    reached; 2 usage error.
     """
 
     static let defaultAdmin = "http://127.0.0.1:9901"
@@ -67,6 +81,7 @@ enum RulesCommand {
         case "stats": outcome = expect(operands, 0).map { session.stats() }
         case "reset": outcome = expect(operands, 0).map { session.reset() }
         case "add": outcome = expect(operands, 1).flatMap { session.add(operands[0], position: parsed["position"]) }
+        case "replace": outcome = expect(operands, 1).flatMap { session.replace(operands[0]) }
         case "rm", "remove": outcome = expect(operands, 1).map { session.remove(operands[0]) }
         case "enable", "disable": outcome = expect(operands, 1).map { session.setEnabled(subcommand == "enable", operands[0]) }
         default:

@@ -73,6 +73,7 @@ struct RulesCommandClient {
         }
         defer { freeaddrinfo(first) }
         var reason = "no address"
+        var refused = false
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let info = cursor {
             cursor = info.pointee.ai_next
@@ -82,11 +83,21 @@ struct RulesCommandClient {
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
+            refused = refused || errno == ECONNREFUSED
             reason = String(cString: strerror(errno))
             close(fd)
         }
-        throw Failure(description: "cannot connect to \(url): \(reason)")
+        throw Failure(description: "cannot connect to \(url): \(reason)" + (refused ? "\n" + Self.nothingListening : ""))
     }
+
+    /// Why a refused connection usually happens, and what to start: the one-line mode has
+    /// no admin API unless asked for one.
+    static let nothingListening = """
+      No admin API listens there. The proxy prints "faultline: admin API listening on ADDR" when it
+      has one: config/default.json has one on 127.0.0.1:9901 (faultline run --config config/default.json),
+      the one-line mode only with --admin (faultline run --upstream URL --admin 127.0.0.1:9901).
+      Point --admin or $FAULTLINE_ADMIN at that address.
+    """
 
     private func write(_ fd: Int32, _ data: Data) throws(Failure) {
         let failed: String? = data.withUnsafeBytes { bytes in

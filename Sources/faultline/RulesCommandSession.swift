@@ -43,14 +43,9 @@ struct RulesCommandSession {
     /// `add FILE | - | JSON`; `position` is put into the rule's JSON.
     func add(_ source: String, position: String?) -> Result<ExitStatus, UsageError> {
         var body: Data
-        if source == "-" {
-            body = FileHandle.standardInput.readDataToEndOfFile()
-        } else if source.trimmingCharacters(in: .whitespaces).hasPrefix("{") {
-            body = Data(source.utf8)
-        } else if let data = FileManager.default.contents(atPath: source) {
-            body = data
-        } else {
-            return .failure(UsageError("\(source): no such file (give a JSON file, - for standard input, or the JSON itself)"))
+        switch Self.ruleBody(source) {
+        case .success(let data): body = data
+        case .failure(let error): return .failure(error)
         }
         if let position {
             guard position == "start" || position == "end" else {
@@ -62,9 +57,41 @@ struct RulesCommandSession {
             object["position"] = position
             body = (try? JSONSerialization.data(withJSONObject: object)) ?? body
         }
-        return .success(call("POST", "/rules", body: body) { rule in
+        let name = Self.ruleName(body)
+        return .success(call("POST", "/rules", body: body, refused: { status in
+            // The API names its own verb (PUT); the shell user gets the commands.
+            guard status == 409, let name else { return [] }
+            return ["replace it whole with: faultline rules replace <the rule's JSON>, or remove it first: faultline rules rm \(name)"]
+        }) { rule in
             ["added rule \(rule.name ?? "?")" + (position == "end" ? " (after the file's routes)" : " (before the file's routes)")]
         })
+    }
+
+    /// `replace FILE | - | JSON`: the rule of the same name, runtime or from the file, is
+    /// replaced whole (PUT /rules/NAME); one that does not exist is added at the start.
+    func replace(_ source: String) -> Result<ExitStatus, UsageError> {
+        let body: Data
+        switch Self.ruleBody(source) {
+        case .success(let data): body = data
+        case .failure(let error): return .failure(error)
+        }
+        guard let name = Self.ruleName(body) else {
+            return .failure(UsageError("replace needs a JSON object with its \"name\" (the rule to replace)"))
+        }
+        return .success(call("PUT", "/rules/\(Self.escape(name))", body: body) { _ in ["replaced rule \(name)"] })
+    }
+
+    /// The rule's JSON from a file, standard input (-) or the argument itself.
+    private static func ruleBody(_ source: String) -> Result<Data, UsageError> {
+        if source == "-" { return .success(FileHandle.standardInput.readDataToEndOfFile()) }
+        if source.trimmingCharacters(in: .whitespaces).hasPrefix("{") { return .success(Data(source.utf8)) }
+        if let data = FileManager.default.contents(atPath: source) { return .success(data) }
+        return .failure(UsageError("\(source): no such file (give a JSON file, - for standard input, or the JSON itself)"))
+    }
+
+    /// The `name` of a rule's JSON, if it has one.
+    private static func ruleName(_ body: Data) -> String? {
+        ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["name"] as? String
     }
 
     func remove(_ name: String) -> ExitStatus {
@@ -77,22 +104,27 @@ struct RulesCommandSession {
         if let slash = target.lastIndex(of: "/"), slash != target.startIndex, target.index(after: slash) != target.endIndex {
             let rule = String(target[..<slash])
             let fault = String(target[target.index(after: slash)...])
-            return call("POST", "/rules/\(Self.escape(rule))/faults/\(Self.escape(fault))/\(verb)") { _ in
-                ["\(verb)d fault \(fault) of rule \(rule)"]
+            return call("POST", "/rules/\(Self.escape(rule))/faults/\(Self.escape(fault))/\(verb)") { answer in
+                // A rule's switch is a master switch over its faults' own switches.
+                guard on, answer.enabled == false else { return ["\(verb)d fault \(fault) of rule \(rule)"] }
+                return ["enabled fault \(fault) of rule \(rule); the rule is disabled, so it fires once the rule is "
+                    + "enabled (faultline rules enable \(rule))"]
             }
         }
         return call("POST", "/rules/\(Self.escape(target))/\(verb)") { _ in ["\(verb)d rule \(target)"] }
     }
 
-    /// Sends a request; prints the answer (JSON as is, or `text`'s lines) and maps it to an exit status.
-    private func call(_ method: String, _ path: String, body: Data? = nil,
+    /// Sends a request; prints the answer (JSON as is, or `text`'s lines) and maps it to an
+    /// exit status: 0 done, 1 refused or not reached. `refused` adds lines after a refusal's
+    /// message, by status.
+    private func call(_ method: String, _ path: String, body: Data? = nil, refused: (Int) -> [String] = { _ in [] },
                       text: (AdminAnswer) -> [String]) -> ExitStatus {
         let response: RulesCommandClient.Response
         do {
             response = try client.send(method, path, body: body)
         } catch {
             Console.err("faultline rules: \(error)")
-            return .usage
+            return .failure
         }
         let answer = AdminAnswer(decoding: response.body)
         guard (200..<300).contains(response.status) else {
@@ -103,6 +135,7 @@ struct RulesCommandSession {
                 for error in (answer.errors ?? []).dropFirst() {
                     Console.err("  \(error.field ?? ""): \(error.message ?? "")")
                 }
+                for line in refused(response.status) { Console.err("faultline rules: \(line)") }
             }
             return .failure
         }

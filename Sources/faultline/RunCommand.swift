@@ -1,3 +1,4 @@
+import Foundation
 import FaultlineIO
 import FaultlineProxy
 import FaultlineDemoOrigin
@@ -6,16 +7,27 @@ import FaultlineConfig
 /// `faultline run`: serves until SIGTERM/SIGINT (drain, exit 0); SIGHUP reloads the config file.
 enum RunCommand {
     static let usage = """
-    Usage: faultline run [--config FILE] [--listen ADDR] [--upstream URL] [--workers N]
+    Usage: faultline run --config FILE [--listen ADDR] [--admin ADDR] [--workers N]
+           faultline run --upstream URL [--listen ADDR] [--admin ADDR] [--workers N]
 
-    Starts the proxy. With --config, serves that file (see config/faultline.schema.json);
-    --listen and --workers override its first listener and worker count. Without --config,
-    --upstream URL (http://host[:port]) sets up one catch-all route, listening on --listen
-    (default 127.0.0.1:8080).
+    Starts the proxy.
 
-    Prints "faultline: listening on ADDR" per listener. SIGHUP reloads FILE atomically (a bad
-    file is refused and the running config stays); SIGTERM or SIGINT stop accepting, let
-    in-flight exchanges finish (timeouts_ms.drain) and exit 0.
+    With --config, serves that file (docs/config.md, config/faultline.schema.json): --listen
+    replaces its first listener's address, --admin its admin API's address (or adds an admin
+    API; the file's admin.token is kept) and --workers its worker count. --upstream is refused
+    with --config: the file names its upstreams.
+
+    Without a file (the one-line mode), --upstream URL (http[s]://host[:port]) is the only
+    upstream, named "default", behind one catch-all route "default"; Host is rewritten to the
+    upstream's; the proxy listens on --listen (default 127.0.0.1:8080). Every other setting
+    has its default; there is no demo origin, no TLS listener and no file to reload. The admin
+    API (faultline rules, faultline har, sessions) exists only with --admin ADDR, a loopback
+    address such as 127.0.0.1:9901; the HAR capture and the request journal are kept only then.
+
+    Prints "faultline: listening on ADDR" per listener (and "faultline: admin API listening on
+    ADDR"). SIGHUP reloads FILE atomically (a bad file is refused and the running config
+    stays); SIGTERM or SIGINT stop accepting, let in-flight exchanges finish
+    (timeouts_ms.drain) and exit 0.
 
     Exit codes: 0 clean shutdown, 1 runtime failure (e.g. address in use), 2 usage error,
     3 invalid configuration.
@@ -23,14 +35,22 @@ enum RunCommand {
 
     static func main(_ arguments: [String]) -> ExitStatus {
         let parsed: Arguments
-        switch Arguments.forCommand("faultline run", arguments, valued: ["config", "listen", "upstream", "workers"],
+        switch Arguments.forCommand("faultline run", arguments, valued: ["config", "listen", "upstream", "admin", "workers"],
                                     maxPositionals: 0, usage: usage) {
         case .proceed(let arguments): parsed = arguments
         case .stop(let status): return status
         }
-        if parsed["config"] == nil && parsed["upstream"] == nil {
+        switch (parsed["config"], parsed["upstream"]) {
+        case (nil, nil):
             Console.err("faultline run: give --config FILE or --upstream URL\n\n\(usage)")
             return .usage
+        case (_?, _?):
+            // Never ignore an argument: the file names its upstreams and routes.
+            Console.err("faultline run: --upstream applies without --config only (the one-line mode); "
+                + "with --config, set the upstream's url in the file (upstreams.NAME.url)\n\n\(usage)")
+            return .usage
+        default:
+            break
         }
         var workers: Int?
         if let text = parsed["workers"] {
@@ -41,7 +61,8 @@ enum RunCommand {
             workers = value
         }
         let load = { () throws -> ProxyConfig in
-            try loadConfig(path: parsed["config"], listen: parsed["listen"], upstream: parsed["upstream"], workers: workers)
+            try loadConfig(path: parsed["config"], listen: parsed["listen"], upstream: parsed["upstream"],
+                           admin: parsed["admin"], workers: workers)
         }
         let config: ProxyConfig
         do {
@@ -73,6 +94,10 @@ enum RunCommand {
             Console.err("faultline: cannot start: \(error)")
             return .failure
         }
+        if config.admin == nil && parsed["config"] == nil {
+            // The one-line mode: say what is missing rather than let `faultline rules` find out.
+            Console.err("faultline: no admin API (faultline rules, faultline har and sessions need one): add --admin 127.0.0.1:9901")
+        }
         while true {
             switch ProcessSignals.next() {
             case .hangUp:
@@ -101,17 +126,19 @@ enum RunCommand {
         }
     }
 
-    static func loadConfig(path: String?, listen: String?, upstream: String?, workers: Int?) throws -> ProxyConfig {
-        let config: ProxyConfig
-        if let path {
-            let (loaded, warnings) = try ConfigLoader.loadWithWarnings(path: path)
-            for warning in warnings { Console.err("faultline: warning: \(warning)") }
-            config = loaded
-        } else {
-            config = try ConfigLoader.oneRoute(listen: listen ?? "127.0.0.1:8080", upstreamURL: upstream ?? "")
+    static func loadConfig(path: String?, listen: String?, upstream: String?, admin: String?, workers: Int?) throws -> ProxyConfig {
+        guard let path else {
+            let config = try ConfigLoader.oneRoute(listen: listen ?? "127.0.0.1:8080", upstreamURL: upstream ?? "", admin: admin)
+            return config.overriding(workers: workers, firstListenerAddress: nil)
         }
-        let listenOverride = path != nil ? try listen.map { try SocketAddressSpec(parsing: $0) } : nil
-        return config.overriding(workers: workers, firstListenerAddress: listenOverride)
+        let (config, warnings) = try ConfigLoader.loadWithWarnings(path: path)
+        for warning in warnings { Console.err("faultline: warning: \(warning)") }
+        let listenOverride = try listen.map { try SocketAddressSpec(parsing: $0) }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let adminOverride = try admin.map { text throws(ConfigErrors) in
+            try ConfigLoader.adminOverride(text, of: config, configDirectory: directory)
+        }
+        return config.overriding(workers: workers, firstListenerAddress: listenOverride, admin: adminOverride)
     }
 
     static func describe(_ error: any Error, file: String?) -> String {

@@ -57,7 +57,7 @@ struct ConfigLoaderTests {
         #expect(config.clientTimeouts == ClientTimeouts(headerMs: 1, idleMs: 2, drainMs: 3))
         #expect(config.limits == Limits(
             maxRequestLineBytes: 64, maxHeaderBytes: 256, maxHeaderCount: 10000,
-            maxRequestBodyBytes: 1_048_576, maxConnections: 1))
+            maxRequestBodyBytes: 1_048_576, maxConnections: 1, maxConnectionsIsExplicit: true))
         #expect(config.seed == UInt64.max)
         #expect(config.upstream(named: "nope") == nil)
     }

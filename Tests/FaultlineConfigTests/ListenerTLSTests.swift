@@ -76,7 +76,7 @@ struct ListenerTLSTests {
         }
         // Without a base directory a relative path is taken as written (the working directory).
         #expect(configErrors(tlsListener(#"{"certificate": "\#(directory.path("certs/proxy.pem"))", "key": "no-such-dir/proxy.pem"}"#))
-            == [#"listeners[0].tls.key: cannot read "no-such-dir/proxy.pem": No such file or directory"#])
+            == [#"listeners[0].tls.key: cannot read "no-such-dir/proxy.pem": No such file or directory; faultline certs init --dir no-such-dir mints a development CA and certificate there (ca.pem, proxy.pem, proxy-key.pem), as scripts/run.sh does on first run"#])
     }
 
     @Test func directoryIsNotAReadableFile() throws {

@@ -60,8 +60,12 @@ struct SessionConfigTests {
                                                      upstreams: upstreams, baseDirectory: nil, confineFiles: true)
         #expect(rule.rule.upstream == "")
         #expect(rule.position == .end)
+        // A global rule takes the only upstream there is; with several it must name one.
+        #expect(try ConfigLoader.parseRule(Data(#"{"name": "r"}"#.utf8), upstreams: upstreams, baseDirectory: nil).upstream == "demo")
         #expect(throws: ConfigErrors.self) {
-            try ConfigLoader.parseRule(Data(#"{"name": "r"}"#.utf8), upstreams: upstreams, baseDirectory: nil)
+            try ConfigLoader.parseRule(Data(#"{"name": "r"}"#.utf8),
+                                       upstreams: upstreams + [UpstreamConfig(name: "staging", host: "127.0.0.1", port: 2)],
+                                       baseDirectory: nil)
         }
         // An empty name is no way to leave it out.
         #expect(throws: ConfigErrors.self) {

@@ -92,4 +92,74 @@ struct CLITests {
         #expect(result.output.contains("routes[0].upstream"), "\(result.output)")
         #expect(!result.output.contains("listening on"))
     }
+
+    @Test func checkConfigRefusesALowerCaseMethodNamingTheUpperCaseOne() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("methods.json", """
+        {"listeners": [{"address": "127.0.0.1:0"}], "upstreams": {"o": {"url": "http://127.0.0.1:9"}},
+         "routes": [{"match": {"methods": ["GET", "post"]}, "upstream": "o"}]}
+        """)
+        let result = try await FaultlineProcess.command(["check-config", path])
+        #expect(result.status == 3, "\(result.output)")
+        #expect(result.output.contains(#"routes[0].match.methods[1]: expected an upper-case HTTP method (methods are case-sensitive), got "post"; did you mean "POST"?"#),
+                "\(result.output)")
+    }
+
+    @Test func checkConfigIsStrictJSONNoTrailingCommaNoComment() async throws {
+        let directory = try TemporaryDirectory()
+        let comma = try directory.write("comma.json", """
+        {"listeners": [{"address": "127.0.0.1:0"}],
+         "upstreams": {"o": {"url": "http://127.0.0.1:9"},}}
+        """)
+        var result = try await FaultlineProcess.command(["check-config", comma])
+        #expect(result.status == 3, "\(result.output)")
+        #expect(result.output.contains("invalid JSON at line 2, column 50: a trailing comma"), "\(result.output)")
+        let comment = try directory.write("comment.json", """
+        {"listeners": [{"address": "127.0.0.1:0"}], // the proxy
+         "upstreams": {"o": {"url": "http://127.0.0.1:9"}}}
+        """)
+        result = try await FaultlineProcess.command(["check-config", comment])
+        #expect(result.status == 3, "\(result.output)")
+        #expect(result.output.contains("invalid JSON"), "\(result.output)")
+        // A comma inside a string is no trailing comma.
+        let string = try directory.write("string.json", """
+        {"listeners": [{"address": "127.0.0.1:0"}], "upstreams": {"o": {"url": "http://127.0.0.1:9"}},
+         "routes": [{"name": "a,]", "upstream": "o"}]}
+        """)
+        result = try await FaultlineProcess.command(["check-config", string])
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func checkConfigNamesBothFormsOfDelayAndStatus() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("forms.json", """
+        {"listeners": [{"address": "127.0.0.1:0"}], "upstreams": {"o": {"url": "http://127.0.0.1:9"}},
+         "routes": [{"upstream": "o", "faults": [{"delay": "200ms"}, {"status": "503"}]}]}
+        """)
+        let result = try await FaultlineProcess.command(["check-config", path])
+        #expect(result.status == 3, "\(result.output)")
+        #expect(result.output.contains(#"routes[0].faults[0].delay: expected milliseconds as an integer (200) or an object ({"ms": 200}"#),
+                "\(result.output)")
+        #expect(result.output.contains(#"got "200ms""#), "\(result.output)")
+        #expect(result.output.contains(#"routes[0].faults[1].status: expected a status code as an integer (503) or an object ({"code": 503"#),
+                "\(result.output)")
+    }
+
+    @Test func aRouteMayLeaveOutTheOnlyUpstream() async throws {
+        let directory = try TemporaryDirectory()
+        let one = try directory.write("one.json", """
+        {"listeners": [{"address": "127.0.0.1:0"}], "upstreams": {"demo": {"url": "http://127.0.0.1:9"}},
+         "routes": [{"name": "search", "match": {"path_prefix": "/users"}}, {"name": "rest"}]}
+        """)
+        var result = try await FaultlineProcess.command(["check-config", one])
+        #expect(result.status == 0, "\(result.output)")
+        let two = try directory.write("two.json", """
+        {"listeners": [{"address": "127.0.0.1:0"}],
+         "upstreams": {"demo": {"url": "http://127.0.0.1:9"}, "staging": {"url": "http://127.0.0.1:9"}},
+         "routes": [{"name": "search"}]}
+        """)
+        result = try await FaultlineProcess.command(["check-config", two])
+        #expect(result.status == 3, "\(result.output)")
+        #expect(result.output.contains("routes[0].upstream: expected the name of an upstream, got nothing"), "\(result.output)")
+    }
 }

@@ -69,13 +69,18 @@ public enum ATSPlistReader {
                 guard let raw = identity[digestKey] else { throw document.error(itemPath, "no \(digestKey) key") }
                 let text = try document.string(raw, at: digestPath)
                 guard let value = PinText.sha256(base64: text) else {
-                    throw document.error(digestPath, "not base64 of 32 bytes")
+                    throw document.error(digestPath, PinText.refusal(of: text, platform: "ATS"))
                 }
                 pins.append(AppPin(value: value, scope: scope, line: document.line(digestPath)))
             }
         }
         guard !declared.isEmpty else {
             throw document.error(path, "neither NSPinnedLeafIdentities nor NSPinnedCAIdentities: ATS requires at least one")
+        }
+        // As the Android reader and `pins check` say: ATS accepts one pin, but a lost or
+        // rotated key then locks the app out until an update ships.
+        if Set(pins.map(\.value)).count == 1 {
+            warnings.append(document.warning(path, "one pin and no backup pin: if that key is lost or rotated, ATS refuses every connection to \(domain)"))
         }
         return AppPinDomain(pattern: includesSubdomains ? .domainAndChildren(domain) : .exact(domain), pins: pins,
                             declaredScopes: declared, keyPath: path.description, line: document.line(path))

@@ -56,7 +56,7 @@ enum TrustKitDomainReader {
         for (index, item) in try document.array(raw, at: listPath).enumerated() {
             let itemPath = listPath.appending(index: index)
             let text = try document.string(item, at: itemPath)
-            guard let value = PinText.sha256(base64: text) else { throw document.error(itemPath, "not base64 of 32 bytes") }
+            guard let value = PinText.sha256(base64: text) else { throw document.error(itemPath, PinText.refusal(of: text, platform: "TrustKit")) }
             pins.append(AppPin(value: value, scope: .anyInChain, line: document.line(itemPath)))
         }
         return pins

@@ -3,16 +3,36 @@ import Foundation
 extension ConfigLoader {
     /// A file path member (certificate, key, CA file): resolved against the config file's
     /// directory and, when the context asks, checked to be readable. Nil after reporting.
+    /// `mintable` (a listener's certificate or key) adds, for a `proxy.pem` or `proxy-key.pem`
+    /// that does not exist, the command that mints a development one: a fresh checkout has
+    /// none (keys are never committed), and those are the names `certs init` writes.
     static func readFile(
-        _ object: FieldReader, _ key: String, required: Bool, _ context: LoadContext, _ diagnostics: inout Diagnostics
+        _ object: FieldReader, _ key: String, required: Bool, mintable: Bool = false, _ context: LoadContext,
+        _ diagnostics: inout Diagnostics
     ) -> String? {
         guard let text = filePath(object, key, required: required, &diagnostics) else { return nil }
         let resolved = context.resolve(text)
         if context.checkFiles, let problem = ConfigFileCheck.problem(readingFileAt: resolved) {
-            diagnostics.add(object.path(key), "cannot read \(JSONValue.quoted(text)): \(problem)")
+            var message = "cannot read \(JSONValue.quoted(text)): \(problem)"
+            let minted = ["proxy.pem", "proxy-key.pem"].contains(URL(fileURLWithPath: text).lastPathComponent)
+            if mintable && minted && !FileManager.default.fileExists(atPath: resolved) {
+                message += "; faultline certs init --dir \(displayDirectory(of: resolved)) mints a development CA and "
+                    + "certificate there (ca.pem, proxy.pem, proxy-key.pem), as scripts/run.sh does on first run"
+            }
+            diagnostics.add(object.path(key), message)
             return nil
         }
         return resolved
+    }
+
+    /// The directory of `path`, relative to the working directory when inside it (`certs`
+    /// for `config/../certs/proxy.pem`), else absolute.
+    private static func displayDirectory(of path: String) -> String {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        if directory == here { return "." }
+        let prefix = here.hasSuffix("/") ? here : here + "/"
+        return directory.hasPrefix(prefix) ? String(directory.dropFirst(prefix.count)) : directory
     }
 
     /// A status fault's `body_file`: a regular file of at most `FaultBodyFile.maxBytes`,

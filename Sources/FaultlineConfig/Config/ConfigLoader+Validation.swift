@@ -99,7 +99,8 @@ extension ConfigLoader {
             maxRequestBodyBytes: object.int(
                 "max_request_body_bytes", in: 0...Int.max, default: defaults.maxRequestBodyBytes, &diagnostics),
             maxConnections: object.int(
-                "max_connections", in: 1...Int.max, default: defaults.maxConnections, &diagnostics))
+                "max_connections", in: 1...Int.max, default: defaults.maxConnections, &diagnostics),
+            maxConnectionsIsExplicit: object["max_connections"] != nil)
     }
 
     /// Every `*_ms` timeout: at least 1 ms, at most one day.

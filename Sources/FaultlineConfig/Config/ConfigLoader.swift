@@ -57,11 +57,15 @@ public enum ConfigLoader {
         return (config, context.warnings)
     }
 
-    /// The one-route setup behind `faultline run --listen ADDR --upstream URL` (no file):
-    /// every request goes to one upstream named "default". Host is rewritten to the
+    /// The one-route setup behind `faultline run --listen ADDR --upstream URL [--admin ADDR]`
+    /// (no file): every request goes to one upstream named "default". Host is rewritten to the
     /// upstream's, because someone pointing the proxy at a real site by URL expects that
     /// site's virtual host, not the proxy's address. Errors are attributed to the flags.
-    public static func oneRoute(listen: String, upstreamURL: String) throws(ConfigErrors) -> ProxyConfig {
+    ///
+    /// `admin` (a loopback address: there is no token here) adds the admin API. The HAR
+    /// capture and the request journal are kept only with it, since without one nothing can
+    /// read them.
+    public static func oneRoute(listen: String, upstreamURL: String, admin: String? = nil) throws(ConfigErrors) -> ProxyConfig {
         var diagnostics = Diagnostics()
         var address: SocketAddressSpec?
         do {
@@ -75,6 +79,7 @@ public enum ConfigLoader {
         } catch {
             diagnostics.add("--upstream", error)
         }
+        let adminConfig = admin.flatMap { readAdminFlag($0, token: nil, configDirectory: nil, &diagnostics) }
         guard let address, let url, diagnostics.errors.isEmpty else {
             throw ConfigErrors(errors: diagnostics.errors, file: nil)
         }
@@ -82,7 +87,37 @@ public enum ConfigLoader {
             name: "default", scheme: url.scheme, host: url.host, port: url.port, hostHeader: .upstream)
         return ProxyConfig(
             listeners: [ListenerConfig(address: address)],
+            admin: adminConfig,
             upstreams: [upstream],
-            routes: [RouteConfig(name: "default", upstream: upstream.name)])
+            routes: [RouteConfig(name: "default", upstream: upstream.name)],
+            har: HARConfig(enabled: adminConfig != nil),
+            journal: JournalConfig(capacity: adminConfig == nil ? 0 : JournalConfig.defaultCapacity))
+    }
+
+    /// `run --config FILE --admin ADDR`: the file's admin section at another address (its
+    /// token kept), or an admin API at `ADDR` when the file has none. Refused like the file's
+    /// `admin.address` would be: off loopback, a token is required.
+    public static func adminOverride(_ text: String, of config: ProxyConfig, configDirectory: String?) throws(ConfigErrors) -> AdminConfig {
+        var diagnostics = Diagnostics()
+        let admin = readAdminFlag(text, token: config.admin?.token, configDirectory: configDirectory, &diagnostics)
+        guard let admin, diagnostics.errors.isEmpty else { throw ConfigErrors(errors: diagnostics.errors, file: nil) }
+        return admin
+    }
+
+    private static func readAdminFlag(_ text: String, token: String?, configDirectory: String?,
+                                      _ diagnostics: inout Diagnostics) -> AdminConfig? {
+        let address: SocketAddressSpec
+        do {
+            address = try SocketAddressSpec(parsing: text)
+        } catch {
+            diagnostics.add("--admin", error)
+            return nil
+        }
+        let admin = AdminConfig(address: address, token: token, configDirectory: configDirectory)
+        guard token != nil || admin.isLoopback else {
+            diagnostics.add("--admin", "expected a loopback address (127.0.0.1:PORT, [::1]:PORT, localhost:PORT) when no admin.token is set, got \(JSONValue.quoted(text)); anyone on the network could change rules: bind 127.0.0.1, or use a config file with admin.token")
+            return nil
+        }
+        return admin
     }
 }

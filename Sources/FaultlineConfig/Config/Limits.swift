@@ -10,6 +10,10 @@ public struct Limits: Sendable, Equatable {
     public let maxRequestBodyBytes: Int
     /// Most concurrent client connections per process.
     public let maxConnections: Int
+    /// Whether `max_connections` was written in the file. The default yields quietly to
+    /// what the descriptor limit allows (like HAProxy's maxconn derived from `ulimit -n`);
+    /// a value the operator chose is reported when it does not fit.
+    public let maxConnectionsIsExplicit: Bool
 
     /// Creates limits; the defaults are those of the config format.
     public init(
@@ -17,12 +21,14 @@ public struct Limits: Sendable, Equatable {
         maxHeaderBytes: Int = 65536,
         maxHeaderCount: Int = 100,
         maxRequestBodyBytes: Int = 0,
-        maxConnections: Int = 10000
+        maxConnections: Int = 10000,
+        maxConnectionsIsExplicit: Bool = false
     ) {
         self.maxRequestLineBytes = maxRequestLineBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderCount = maxHeaderCount
         self.maxRequestBodyBytes = maxRequestBodyBytes
         self.maxConnections = maxConnections
+        self.maxConnectionsIsExplicit = maxConnectionsIsExplicit
     }
 }

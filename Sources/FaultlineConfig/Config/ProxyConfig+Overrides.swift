@@ -1,8 +1,9 @@
 extension ProxyConfig {
-    /// The same configuration with the command line's overrides applied: a worker count and
-    /// a new address for the first listener (its TLS and h2c settings kept). Written here, beside the
-    /// initializer, so a new config field cannot be forgotten by a caller that rebuilds one.
-    public func overriding(workers: Int?, firstListenerAddress: SocketAddressSpec?) -> ProxyConfig {
+    /// The same configuration with the command line's overrides applied: a worker count,
+    /// a new address for the first listener (its TLS and h2c settings kept) and an admin API
+    /// (`ConfigLoader.adminOverride`). Written here, beside the initializer, so a new config
+    /// field cannot be forgotten by a caller that rebuilds one.
+    public func overriding(workers: Int?, firstListenerAddress: SocketAddressSpec?, admin adminOverride: AdminConfig? = nil) -> ProxyConfig {
         var listeners = self.listeners
         if let address = firstListenerAddress {
             if listeners.isEmpty {
@@ -11,7 +12,7 @@ extension ProxyConfig {
                 listeners[0] = ListenerConfig(address: address, tls: listeners[0].tls, h2c: listeners[0].h2c)
             }
         }
-        return ProxyConfig(workers: workers ?? self.workers, listeners: listeners, admin: admin,
+        return ProxyConfig(workers: workers ?? self.workers, listeners: listeners, admin: adminOverride ?? admin,
                            demoOrigin: demoOrigin, upstreams: upstreams, routes: routes,
                            clientTimeouts: clientTimeouts, limits: limits, seed: seed,
                            faultHeaders: faultHeaders, log: log, har: har, http2: http2,

@@ -20,6 +20,12 @@ public struct FaultSpec: Sendable, Equatable {
         self.enabled = enabled
     }
 
+    /// Whether `other` injects the same thing under the same conditions, switched on or not:
+    /// a fault toggled off and on again is the same fault, so it keeps its state.
+    public func isSameInjection(as other: FaultSpec) -> Bool {
+        name == other.name && kind == other.kind && when == other.when
+    }
+
     /// The exchange phase the fault acts at (see `FaultKind.phase`).
     public var phase: FaultPhase {
         kind.phase

@@ -49,7 +49,8 @@ extension ConfigLoader {
     /// One route object at `path`; nil after reporting when it is unusable. Also reads the
     /// single rule the admin API receives (`parseRule`).
     /// With `upstreamOptional` (a session's rule) a missing `upstream` is read as "" (the
-    /// upstream of the global route the request matches).
+    /// upstream of the global route the request matches); otherwise it is the only upstream
+    /// when there is exactly one, and required when there are several.
     static func readRoute(
         _ value: JSONValue, path: String, upstreamNames: [String]?, known: [String] = ConfigKeys.route,
         upstreamOptional: Bool = false, _ context: LoadContext, _ diagnostics: inout Diagnostics
@@ -69,7 +70,10 @@ extension ConfigLoader {
             .map { readMatch($0, &diagnostics) } ?? RouteMatch()
 
         let inherits = upstreamOptional && object["upstream"] == nil
-        let upstream = inherits ? "" : object.requiredString("upstream", expected: "the name of an upstream", &diagnostics)
+        // With one upstream there is nothing to choose: a route (or an admin rule) may leave
+        // it out, as a file may leave out its routes. Examples then work against any config.
+        let implied = object["upstream"] == nil && upstreamNames?.count == 1 ? upstreamNames?.first : nil
+        let upstream = inherits ? "" : implied ?? object.requiredString("upstream", expected: "the name of an upstream", &diagnostics)
         if !inherits, let upstream, let upstreamNames, !upstreamNames.contains(upstream) {
             diagnostics.add(
                 object.path("upstream"),
@@ -104,7 +108,14 @@ extension ConfigLoader {
         var methods: [String] = []
         for (index, item) in items.enumerated() {
             if case .string(let method) = item, HTTPToken.isToken(method) {
-                methods.append(method)
+                // Methods are case-sensitive (RFC 9110 §9.1) and requests arrive upper case
+                // (llhttp accepts only its upper-case methods): "get" would never match.
+                if method != method.uppercased() {
+                    diagnostics.add(Diagnostics.join(path, index),
+                                    "expected an upper-case HTTP method (methods are case-sensitive), got \(JSONValue.quoted(method)); did you mean \(JSONValue.quoted(method.uppercased()))?")
+                } else {
+                    methods.append(method)
+                }
             } else {
                 diagnostics.add(Diagnostics.join(path, index), "expected an HTTP method token, got \(item.rendered)")
             }

@@ -10,7 +10,48 @@ extension JSONValue {
         } catch {
             return .failure(ConfigError(path: "", message: describe(parseError: error, in: data)))
         }
+        // Foundation's parser takes a trailing comma that RFC 8259 (and every other strict
+        // parser, the schema tooling included) refuses; a file is strict JSON or refused.
+        if let offset = trailingCommaOffset(in: data) {
+            return .failure(ConfigError(path: "", message: "invalid JSON at \(location(of: offset, in: data)): a trailing comma "
+                + "(JSON allows none after the last member or element; comments are not JSON either)"))
+        }
         return .success(JSONValue(foundation: object))
+    }
+
+    /// The byte offset of the first comma followed (after whitespace) by `}` or `]`,
+    /// outside strings; nil when there is none.
+    static func trailingCommaOffset(in data: Data) -> Int? {
+        var inString = false
+        var escaped = false
+        var pendingComma: Int?
+        for (offset, byte) in data.enumerated() {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                continue
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if let comma = pendingComma { return comma }
+            case UInt8(ascii: ","):
+                pendingComma = offset
+                continue
+            case UInt8(ascii: "\""):
+                inString = true
+            default:
+                break
+            }
+            pendingComma = nil
+        }
+        return nil
     }
 
     /// Maps JSONSerialization output to a JSONValue; anything unrecognised becomes null.
@@ -75,6 +116,11 @@ extension JSONValue {
         }
         if reason.hasSuffix(".") { reason.removeLast() }
         guard let offset else { return "invalid JSON: \(reason)" }
+        return "invalid JSON at \(location(of: offset, in: data)): \(reason)"
+    }
+
+    /// "line L, column C" of a 0-based byte offset; columns count bytes.
+    private static func location(of offset: Int, in data: Data) -> String {
         var line = 1
         var column = 1
         for byte in data.prefix(offset) {
@@ -85,6 +131,6 @@ extension JSONValue {
                 column += 1
             }
         }
-        return "invalid JSON at line \(line), column \(column): \(reason)"
+        return "line \(line), column \(column)"
     }
 }

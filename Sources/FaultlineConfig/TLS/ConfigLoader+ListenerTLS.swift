@@ -6,8 +6,8 @@ extension ConfigLoader {
     static func readListenerTLS(
         _ object: FieldReader, _ context: LoadContext, _ diagnostics: inout Diagnostics
     ) -> ListenerTLSConfig? {
-        let certificate = readFile(object, "certificate", required: true, context, &diagnostics)
-        let key = readFile(object, "key", required: true, context, &diagnostics)
+        let certificate = readFile(object, "certificate", required: true, mintable: true, context, &diagnostics)
+        let key = readFile(object, "key", required: true, mintable: true, context, &diagnostics)
         let alpn = readALPN(object, &diagnostics)
         let minVersion = object.choice("min_version", default: MinimumTLSVersion.tls12, &diagnostics)
         let sni = readSNI(object, context, &diagnostics)
@@ -22,8 +22,8 @@ extension ConfigLoader {
         _ parent: FieldReader, _ context: LoadContext, _ diagnostics: inout Diagnostics
     ) -> DrillCertificateConfig? {
         guard let object = parent.object("drill", known: ConfigKeys.drillCertificate, &diagnostics) else { return nil }
-        let certificate = readFile(object, "certificate", required: true, context, &diagnostics)
-        let key = readFile(object, "key", required: true, context, &diagnostics)
+        let certificate = readFile(object, "certificate", required: true, mintable: true, context, &diagnostics)
+        let key = readFile(object, "key", required: true, mintable: true, context, &diagnostics)
         var label = DrillCertificateConfig.defaultLabel
         if let text = object.string("label", expected: "a non-empty string", &diagnostics) {
             if text.isEmpty {

@@ -26,8 +26,8 @@ extension ConfigLoader {
                     firstUse[serverName] = itemPath
                 }
             }
-            let certificate = readFile(entry, "certificate", required: true, context, &diagnostics)
-            let key = readFile(entry, "key", required: true, context, &diagnostics)
+            let certificate = readFile(entry, "certificate", required: true, mintable: true, context, &diagnostics)
+            let key = readFile(entry, "key", required: true, mintable: true, context, &diagnostics)
             let drill = readDrill(entry, context, &diagnostics)
             if let serverName, let certificate, let key {
                 entries.append(SNICertificateConfig(serverName: serverName, certificate: certificate, key: key, drill: drill))

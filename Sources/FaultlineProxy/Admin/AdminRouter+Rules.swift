@@ -81,7 +81,7 @@ extension AdminRouter {
             return (refusal ?? AdminRefusal(invalid: error)).response
         }
         guard let name else { return .json(status, AdminBody.Generation(configGeneration: snapshot.generation)) }
-        let view = RuleViews(snapshot: snapshot, overlay: server.overlay)
+        let view = RuleViews(snapshot: snapshot, overlay: server.overlay, base: server.base)
         guard let rule = view.rule(named: name) else { return .json(status, AdminBody.RuleName(name: name)) }
         return .json(status, rule)
     }

@@ -18,9 +18,10 @@ struct FaultJSON: Encodable {
         let active: Int
     }
 
-    init(_ fault: FaultSpec, stats: Counters) {
+    /// `enabled`, when given, is the fault's own switch (see `RuleOverlay.ownSwitches`).
+    init(_ fault: FaultSpec, enabled: Bool? = nil, stats: Counters) {
         name = fault.name
-        enabled = fault.enabled
+        self.enabled = enabled ?? fault.enabled
         keyword = fault.kind.keyword
         parameters = FaultKindJSON(fault.kind)
         when = FaultConditionJSON(fault.when)

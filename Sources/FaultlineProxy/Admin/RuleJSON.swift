@@ -12,8 +12,10 @@ struct RuleJSON: Encodable {
     let enabled: Bool
     let faults: [FaultJSON]
 
-    /// `route` with its counters from `stats` (the rows of this route).
-    init(_ route: RouteConfig, source: String, enabled: Bool, stats: [FaultStats]) {
+    /// `route` with its counters from `stats` (the rows of this route). `faultsEnabled` are
+    /// the faults' own switches (by fault index; the route's own values when absent): a fault
+    /// of a disabled rule shows its own switch, and fires once the rule is enabled.
+    init(_ route: RouteConfig, source: String, enabled: Bool, faultsEnabled: [Bool]? = nil, stats: [FaultStats]) {
         name = route.name
         match = RouteMatchJSON(route.match)
         upstream = route.upstream.isEmpty ? nil : route.upstream
@@ -21,7 +23,9 @@ struct RuleJSON: Encodable {
         self.enabled = enabled
         faults = route.faults.enumerated().map { index, fault in
             let row = stats.first { $0.faultIndex == index }
-            return FaultJSON(fault, stats: FaultJSON.Counters(matched: row?.matched ?? 0, fired: row?.fired ?? 0, active: row?.active ?? 0))
+            let on = faultsEnabled.flatMap { index < $0.count ? $0[index] : nil } ?? fault.enabled
+            return FaultJSON(fault, enabled: on,
+                             stats: FaultJSON.Counters(matched: row?.matched ?? 0, fired: row?.fired ?? 0, active: row?.active ?? 0))
         }
     }
 }

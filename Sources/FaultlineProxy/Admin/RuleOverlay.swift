@@ -39,6 +39,18 @@ struct RuleOverlay: Sendable, Equatable {
         !disabledRules.contains(name)
     }
 
+    /// Whether each fault of the rule `route` (as in effect) is switched on by its own switch,
+    /// whatever the rule's: its switch through the admin API, else its definition's
+    /// `enabled`. A fault fires when both it and its rule are on.
+    func ownSwitches(of route: RouteConfig, base config: ProxyConfig) -> [Bool] {
+        let definition = front.first { $0.name == route.name } ?? back.first { $0.name == route.name }
+            ?? replaced[route.name] ?? config.routes.first { $0.name == route.name }
+        return route.faults.map { fault in
+            faultSwitches[FaultSwitch(rule: route.name, fault: fault.name)]
+                ?? definition?.faults.first { $0.name == fault.name }?.enabled ?? fault.enabled
+        }
+    }
+
     /// The file's configuration with the runtime changes applied.
     func apply(to config: ProxyConfig) throws(ConfigErrors) -> ProxyConfig {
         config.replacingRoutes(effectiveRoutes(base: config))

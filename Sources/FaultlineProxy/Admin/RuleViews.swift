@@ -1,10 +1,12 @@
 import FaultlineConfig
 
 /// The effective rules of one snapshot as the admin API shows them, with their source
-/// (file or runtime), switch and counters.
+/// (file or runtime), switches and counters.
 struct RuleViews {
     let snapshot: ConfigSnapshot
     let overlay: RuleOverlay
+    /// The configuration from the file, where file rules' own fault switches are defined.
+    let base: ProxyConfig
 
     /// Every rule in match order.
     func all() -> [RuleJSON] {
@@ -27,6 +29,7 @@ struct RuleViews {
     }
 
     private func view(_ route: RouteConfig, stats: [FaultStats]) -> RuleJSON {
-        RuleJSON(route, source: source(of: route.name), enabled: overlay.isEnabled(route.name), stats: stats)
+        RuleJSON(route, source: source(of: route.name), enabled: overlay.isEnabled(route.name),
+                 faultsEnabled: overlay.ownSwitches(of: route, base: base), stats: stats)
     }
 }

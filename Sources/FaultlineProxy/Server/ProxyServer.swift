@@ -82,7 +82,7 @@ public final class ProxyServer: Sendable {
             admin = nil
         }
         for address in bound { events(.listening(address)) }
-        state.warnIfCapped(config.limits.maxConnections)
+        state.warnIfCapped(config.limits)
     }
 
     /// The snapshot new exchanges use.

@@ -66,11 +66,13 @@ final class ProxyServerState: Sendable {
         }
     }
 
-    /// Tells the operator when `configured` (limits.max_connections) is above what the
-    /// descriptor limit allows; the lower ceiling applies.
-    func warnIfCapped(_ configured: Int) {
-        guard configured > connections.ceiling else { return }
-        eventSink(.connectionsCapped(configured: configured, effective: connections.ceiling, descriptorLimit: descriptorLimit))
+    /// Tells the operator when `limits.max_connections`, written in the file, is above what
+    /// the descriptor limit allows; the lower ceiling applies. The default is not reported: it
+    /// yields quietly, so a shipped config starts clean under any `ulimit -n`.
+    func warnIfCapped(_ limits: Limits) {
+        guard limits.maxConnectionsIsExplicit, limits.maxConnections > connections.ceiling else { return }
+        eventSink(.connectionsCapped(configured: limits.maxConnections, effective: connections.ceiling,
+                                     descriptorLimit: descriptorLimit))
     }
 
     /// The loops that receive new snapshots; set once at start.
@@ -107,9 +109,9 @@ final class ProxyServerState: Sendable {
     /// exchanges in flight finish on the snapshot they started with. Blocks for the compile:
     /// call it off the event loops (the admin API's queue, the signal thread).
     private func update(_ change: (inout Configuration) throws(ConfigErrors) -> Void) throws(ConfigErrors) -> ConfigSnapshot {
-        var previousLimit = 0
+        var previousLimits = Limits()
         let next: ConfigSnapshot = try current.withLock { state throws(ConfigErrors) -> ConfigSnapshot in
-            previousLimit = state.snapshot.config.limits.maxConnections
+            previousLimits = state.snapshot.config.limits
             var changed = state
             try change(&changed)
             let effective = try changed.overlay.apply(to: changed.base)
@@ -134,7 +136,10 @@ final class ProxyServerState: Sendable {
         journal.resize(to: next.config.journal.capacity)
         events(.reloaded(generation: next.generation))
         reportAppPinWarnings(of: next)
-        if next.config.limits.maxConnections != previousLimit { warnIfCapped(next.config.limits.maxConnections) }
+        let limits = next.config.limits
+        if (limits.maxConnections, limits.maxConnectionsIsExplicit) != (previousLimits.maxConnections, previousLimits.maxConnectionsIsExplicit) {
+            warnIfCapped(limits)
+        }
         return next
     }
 }

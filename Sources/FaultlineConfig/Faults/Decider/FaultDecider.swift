@@ -29,7 +29,9 @@ public final class FaultDecider: Sendable {
     /// `previous` is the decider of the rule set this one replaces (a reload or an admin
     /// change): a route whose name and faults are unchanged keeps its counts, sequence
     /// position, random stream and outage window, so changing one rule does not restart
-    /// another's `sequence` or `first_n`.
+    /// another's `sequence` or `first_n`. Switching faults on or off is no change to them
+    /// (as Toxiproxy and Envoy keep a toggled fault's state): a rule disabled and enabled
+    /// again goes on where it stopped.
     public init(seed: UInt64?, routes: [CompiledRoute] = [], clock: @escaping @Sendable () -> UInt64,
                 inheriting previous: FaultDecider? = nil) {
         var generator = SystemRandomNumberGenerator()
@@ -40,7 +42,7 @@ public final class FaultDecider: Sendable {
         let carried = previous?.seed == seed ? previous?.allCounters() ?? [] : []
         var registered: [RuleCounters?] = Array(repeating: nil, count: (routes.map(\.index).max() ?? -1) + 1)
         for route in routes where !route.faults.isEmpty {
-            if let old = carried.first(where: { $0.routeName == route.name && $0.specs == route.faults }) {
+            if let old = carried.first(where: { $0.routeName == route.name && $0.continues(route.faults) }) {
                 registered[route.index] = RuleCounters(route: route, faults: old.faults)
             } else {
                 registered[route.index] = RuleCounters(route: route, seed: seed, now: now)

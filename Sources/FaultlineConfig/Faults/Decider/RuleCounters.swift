@@ -36,6 +36,12 @@ final class RuleCounters: Sendable {
         }
     }
 
+    /// Whether this state can go on for `faults` (the same rule in a new rule set): the same
+    /// faults in the same order, whatever their switches.
+    func continues(_ faults: [FaultSpec]) -> Bool {
+        faults.count == specs.count && zip(faults, specs).allSatisfy { $0.isSameInjection(as: $1) }
+    }
+
     /// Whether this state was built for `route` (same position and fault count), so a
     /// route from another table can never index past the counters.
     func fits(_ route: CompiledRoute) -> Bool {

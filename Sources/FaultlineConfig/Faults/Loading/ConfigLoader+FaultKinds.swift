@@ -15,6 +15,14 @@ extension ConfigLoader {
         if keyword == "profile" {
             return readProfile(value, path: path, &diagnostics).map(FaultKind.profile)
         }
+        // Both forms are named, so "200ms" or "503" says what would have been taken.
+        if keyword == "delay" || keyword == "status", !isObject(value) {
+            let forms = keyword == "delay"
+                ? "milliseconds as an integer (200) or an object ({\"ms\": 200}, {\"uniform\": {\"min_ms\": 100, \"max_ms\": 300}}, {\"lognormal\": …})"
+                : "a status code as an integer (503) or an object ({\"code\": 503, \"headers\": …, \"body\": …})"
+            diagnostics.add(path, "expected \(forms), got \(value.rendered)")
+            return nil
+        }
         let known = knownKeys(of: keyword)
         guard let object = FieldReader(value, path: path, known: known, diagnostics: &diagnostics) else { return nil }
         let errorsBefore = diagnostics.errors.count
@@ -119,5 +127,10 @@ extension ConfigLoader {
             return nil
         }
         return RewriteFault(status: status, addHeaders: add, removeHeaders: remove)
+    }
+
+    private static func isObject(_ value: JSONValue) -> Bool {
+        if case .object = value { return true }
+        return false
     }
 }
