@@ -274,6 +274,12 @@ class Peer:
         self.wait(enough, "%d DATA bytes on stream %d" % (total, stream))
         self.queue = []
 
+    def not_http2(self):
+        """The first line of an HTTP/1 answer, when that is what the server sent."""
+        if not bytes(self.raw).startswith(b"HTTP/"):
+            return None
+        return "received %r" % bytes(self.raw).split(b"\r\n", 1)[0].decode("latin-1")
+
     def close(self):
         try:
             self.sock.close()
@@ -304,7 +310,7 @@ def run_case(target, case):
         case.run(peer)
         passed, note = expect.verdict(peer)
         entry["passed"] = passed
-        entry["actual"] = "; ".join(filter(None, [" ".join(peer.seen[-14:]), note]))
+        entry["actual"] = "; ".join(filter(None, [" ".join(peer.seen[-14:]), note, peer.not_http2()]))
     except (HandshakeFailed, CaseSetupFailed, OSError) as error:
         entry.setdefault("expected", "?")
         entry["passed"] = False
