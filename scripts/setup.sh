@@ -9,7 +9,7 @@
 #                               h2 scenarios need; h2load comes with nghttp2-client)
 #
 # python3-h2 (the `h2` package for /usr/bin/python3) drives the HTTP/2 conformance tools
-# Tests/Scripts/h2probe.py and Tests/Scripts/h2origin.py; python3-prometheus-client parses
+# Tests/Scripts/h2probe.py, h2origin.py and h2conformance.py; python3-prometheus-client parses
 # GET /metrics in the metrics tests.
 set -euo pipefail
 

@@ -4,9 +4,8 @@ it expects. Case ids are SECTION/N, N counting from 1 within the section.
 
 The requests go to the origin behind the server: GET /64 (64 bytes), POST /echo, and
 GET /bytes/100 where flow control is watched."""
-from h2conformance import (ACK, CONTINUATION, DATA, END_HEADERS, END_STREAM, GOAWAY, HEADERS, PING,
-                           PRIORITY, PUSH_PROMISE, RST_STREAM, SETTINGS, WINDOW_UPDATE, frame, hpack_int,
-                           literal, settings)
+from h2conformance import (ACK, CONTINUATION, DATA, END_HEADERS, END_STREAM, GOAWAY, HEADERS, PADDED, PING,
+                           PRIORITY, RST_STREAM, SETTINGS, WINDOW_UPDATE, frame, literal, settings)
 from h2conformance_verdicts import (Alive, ClosesQuietly, ConnectionError, FirstData, HTTP1BadRequest, PingAck, Response,
                                     ServerSettingsFirst, SettingsAck, StreamError)
 
@@ -316,12 +315,12 @@ def _(p):
 
 @case("6.1", "Sends a DATA frame with invalid pad length", ConnectionError("PROTOCOL_ERROR"))
 def _(p):
-    p.send(p.post(1, 4), frame(DATA, END_STREAM | 0x8, 1, b"\x06test"))
+    p.send(p.post(1, 4), frame(DATA, END_STREAM | PADDED, 1, b"\x06test"))
 
 
 @case("6.1", "Sends a DATA frame with padding", Response(1, 200))
 def _(p):
-    p.send(p.post(1, 4), frame(DATA, END_STREAM | 0x8, 1, b"\x03test\x00\x00\x00"))
+    p.send(p.post(1, 4), frame(DATA, END_STREAM | PADDED, 1, b"\x03test\x00\x00\x00"))
 
 
 # ---------------------------------------------------------------- 6.2 HEADERS
@@ -345,7 +344,7 @@ def _(p):
 @case("6.2", "Sends a HEADERS frame with invalid pad length", ConnectionError("PROTOCOL_ERROR"))
 def _(p):
     block = p.block_of(p.request_fields())
-    p.send(frame(HEADERS, END_STREAM | END_HEADERS | 0x8, 1, bytes([len(block) + 1]) + block))
+    p.send(frame(HEADERS, END_STREAM | END_HEADERS | PADDED, 1, bytes([len(block) + 1]) + block))
 
 
 @case("6.2", "Sends a HEADERS frame with padding", Response(1, 200))

@@ -3,7 +3,7 @@ h2spec has it, RFC 9113 §8.1-§8.4) and of RFC 7541 (HPACK, as `hpack/SECTION`)
 into h2conformance_cases.CASES on import."""
 import hpack
 
-from h2conformance import PUSH_PROMISE, frame, hpack_int, literal
+from h2conformance import PUSH_PROMISE, frame, hpack_int
 from h2conformance_cases import case, data
 from h2conformance_verdicts import ConnectionError, Response, StreamError
 

@@ -4,7 +4,7 @@ GOAWAY with the code followed by the close (RFC 9113 §5.4.1), a bare close does
 import os
 import time
 
-from h2conformance import CODES, DATA, GOAWAY, HEADERS, PING, RST_STREAM, SETTINGS, frame, ACK
+from h2conformance import CODES, DATA, GOAWAY, HEADERS, PING, RST_STREAM, SETTINGS, frame
 
 CLOSED = object()
 
