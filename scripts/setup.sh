@@ -10,7 +10,7 @@
 #
 # podman builds the container image (scripts/container.sh), which the test command checks.
 # python3-h2 (the `h2` package for /usr/bin/python3) drives the HTTP/2 conformance tools
-# Tests/Scripts/h2probe.py and Tests/Scripts/h2origin.py; python3-prometheus-client parses
+# Tests/Scripts/h2probe.py, h2origin.py and h2conformance.py; python3-prometheus-client parses
 # GET /metrics in the metrics tests.
 set -euo pipefail
 

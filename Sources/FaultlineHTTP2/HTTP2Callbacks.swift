@@ -11,6 +11,11 @@ enum HTTP2Callbacks {
 
     /// Installs every callback on `callbacks` (an `nghttp2_session_callbacks *`).
     static func install(on callbacks: OpaquePointer?) {
+        nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks) { _, header, userData in
+            guard let header, let owner = HTTP2Callbacks.session(userData) else { return 0 }
+            return owner.beginFrame(type: header.pointee.type, streamID: header.pointee.stream_id)
+                ? 0 : NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
+        }
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
             guard let frame, let owner = HTTP2Callbacks.session(userData) else { return 0 }
             owner.beginHeaders(streamID: frame.pointee.hd.stream_id)

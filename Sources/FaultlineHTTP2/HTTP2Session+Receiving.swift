@@ -2,6 +2,17 @@ import FaultlineHTTP
 private import CNghttp2
 
 extension HTTP2Session {
+    /// A frame header arrived, before nghttp2 acts on the frame. A server refuses a HEADERS
+    /// frame on a stream the client skipped: false stops nghttp2, and `receive` makes it a
+    /// connection error (GOAWAY PROTOCOL_ERROR).
+    func beginFrame(type: UInt8, streamID: Int32) -> Bool {
+        guard role == .server, UInt32(type) == NGHTTP2_HEADERS.rawValue else { return true }
+        if skippedStreams.headersBegin(streamID: streamID) { return true }
+        callbackFailure = HTTP2Failure(code: NGHTTP2_ERR_PROTO.rawValue,
+                                       message: "HEADERS on stream \(streamID), which the client skipped (RFC 9113 §5.1.1)")
+        return false
+    }
+
     /// A HEADERS frame starts: a new block on its stream (a new stream on a server).
     func beginHeaders(streamID: Int32) {
         let state = streams[streamID] ?? HTTP2StreamState()

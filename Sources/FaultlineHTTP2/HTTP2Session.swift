@@ -36,6 +36,10 @@ public final class HTTP2Session {
     var ownResets: [Int32: Bool] = [:]
     /// The stream resets the peer may still cause (server role; see `HTTP2ResetBudget`).
     var resetBudget: HTTP2ResetBudget
+    /// The stream ids a client skipped (server role), for RFC 9113 §5.1.1.
+    var skippedStreams = HTTP2SkippedStreamIDs()
+    /// Why a callback stopped nghttp2, for the `.connectionError` that `receive` reports.
+    var callbackFailure: HTTP2Failure?
 
     /// A session for `role`; a server queues its SETTINGS at once, a client too (after the
     /// preface nghttp2 writes itself). Throws only when nghttp2 cannot allocate.
@@ -58,7 +62,8 @@ public final class HTTP2Session {
         let result = nghttp2_session_mem_recv(session, base, bytes.count)
         if result < 0 {
             let code = Int32(truncatingIfNeeded: result)
-            events.append(.connectionError(Self.failure(code)))
+            events.append(.connectionError(callbackFailure ?? Self.failure(code)))
+            callbackFailure = nil
             // nghttp2 stops reading but leaves the GOAWAY to us: floods get ENHANCE_YOUR_CALM.
             let floods = [NGHTTP2_ERR_FLOODED, NGHTTP2_ERR_TOO_MANY_CONTINUATIONS, NGHTTP2_ERR_TOO_MANY_SETTINGS].map(\.rawValue)
             let reason: HTTP2ErrorCode = floods.contains(code) ? .enhanceYourCalm : .protocolError

@@ -13,10 +13,17 @@ extension DownstreamConnection: ClientConnection {
         (socket.transformer as? TLSSession)?.negotiatedALPN == "h2"
     }
 
-    /// Whether the first bytes of an h2c listener's connection are (the start of) the preface.
-    /// A partial match counts: nghttp2 checks the rest and refuses anything else.
+    /// The preface's first line, `PRI * HTTP/2.0`: no HTTP/1 request starts with it.
+    static let http2PrefaceLine = http2Preface.prefix(14)
+
+    /// Whether the first bytes of an h2c listener's connection are (the start of) the preface,
+    /// or its first line followed by something else. Either way the client speaks HTTP/2:
+    /// nghttp2 checks the rest, and an invalid preface is a connection error (GOAWAY
+    /// PROTOCOL_ERROR, RFC 9113 §3.4). Any other bytes are HTTP/1's, a 400 when they are not
+    /// a request (docs/config.md, `h2c`).
     func opensWithHTTP2Preface(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 4 else { return false }
+        if bytes.starts(with: Self.http2PrefaceLine) { return true }
         let count = min(bytes.count, Self.http2Preface.count)
         return bytes.prefix(count).elementsEqual(Self.http2Preface.prefix(count))
     }
