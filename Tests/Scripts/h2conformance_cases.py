@@ -66,12 +66,11 @@ def _(p):
     p.send(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", frame(SETTINGS, 0, 0))
 
 
-@case("3.5", "Sends invalid connection preface",
-      lambda p: ConnectionError("PROTOCOL_ERROR") if p.scheme == "https" else HTTP1BadRequest(), handshake=None)
+@case("3.5", "Sends invalid connection preface", ConnectionError("PROTOCOL_ERROR"), handshake=None)
 def _(p):
-    # Over TLS, ALPN h2 made this an HTTP/2 connection: an invalid preface is a connection
-    # error. An h2c listener also speaks HTTP/1, and these bytes are not HTTP/2: they get
-    # HTTP/1's answer (docs/config.md, `h2c`).
+    # Over TLS, ALPN h2 made this an HTTP/2 connection. An h2c listener also speaks HTTP/1,
+    # but this first line is no HTTP/1 request line (no ` HTTP/1.x` at its end): it is taken
+    # as an invalid HTTP/2 preface (docs/config.md, `h2c`).
     p.send(b"INVALID CONNECTION PREFACE\r\n\r\n")
 
 

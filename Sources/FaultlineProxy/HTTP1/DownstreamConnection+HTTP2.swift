@@ -16,16 +16,29 @@ extension DownstreamConnection: ClientConnection {
     /// The preface's first line, `PRI * HTTP/2.0`: no HTTP/1 request starts with it.
     static let http2PrefaceLine = http2Preface.prefix(14)
 
-    /// Whether the first bytes of an h2c listener's connection are (the start of) the preface,
-    /// or its first line followed by something else. Either way the client speaks HTTP/2:
-    /// nghttp2 checks the rest, and an invalid preface is a connection error (GOAWAY
-    /// PROTOCOL_ERROR, RFC 9113 §3.4). Any other bytes are HTTP/1's, a 400 when they are not
-    /// a request (docs/config.md, `h2c`).
-    func opensWithHTTP2Preface(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Whether the first bytes of an h2c listener's connection are HTTP/2's: (the start of)
+    /// the preface, its first line followed by something else, or a complete first line that
+    /// is no HTTP/1 request line (it does not end in ` HTTP/1.0` or ` HTTP/1.1`). nghttp2
+    /// checks the preface, and an invalid one is a connection error (GOAWAY PROTOCOL_ERROR,
+    /// RFC 9113 §3.4). An HTTP/1 request line, or a first read without a line end, is HTTP/1's,
+    /// a 400 when the rest is not a request (docs/config.md, `h2c`).
+    func opensAsHTTP2(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 4 else { return false }
         if bytes.starts(with: Self.http2PrefaceLine) { return true }
         let count = min(bytes.count, Self.http2Preface.count)
-        return bytes.prefix(count).elementsEqual(Self.http2Preface.prefix(count))
+        if bytes.prefix(count).elementsEqual(Self.http2Preface.prefix(count)) { return true }
+        return Self.firstLineIsNotHTTP1(bytes)
+    }
+
+    /// The longest first line looked at: a request line the HTTP/1 side would take fits.
+    static let firstLineScanLimit = 8192
+
+    /// Whether `bytes` hold a whole first line (CRLF-terminated) that is no HTTP/1 request line.
+    static func firstLineIsNotHTTP1(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let scanned = bytes.prefix(firstLineScanLimit)
+        guard let lineFeed = scanned.firstIndex(of: 10), lineFeed > 0, scanned[lineFeed - 1] == 13 else { return false }
+        let version = scanned[..<(lineFeed - 1)].suffix(9)
+        return !version.elementsEqual(" HTTP/1.1".utf8) && !version.elementsEqual(" HTTP/1.0".utf8)
     }
 
     /// Hands the socket over; this connection is done without closing it.

@@ -107,7 +107,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     func socket(_ socket: StreamSocket, didRead bytes: UnsafeRawBufferPointer) {
         if awaitsH2CPreface {
             awaitsH2CPreface = false
-            if phase.isIdle && opensWithHTTP2Preface(bytes) {
+            if phase.isIdle && opensAsHTTP2(bytes) {
                 handOverToHTTP2(initial: bytes)
                 return
             }
