@@ -98,4 +98,28 @@ struct SessionHeaderTrailerTests {
             #expect(trailers == ["x-kept"], "\(path): trailers \(trailers)")
         }
     }
+
+    /// The fault control headers, when `fault_headers` is on, are consumed by the proxy and
+    /// never forwarded: not in the head and not in trailers either.
+    @Test func faultControlHeadersInRequestTrailersNeverReachTheOrigin() async throws {
+        let stack = try await HTTP2ConformanceStack.start(topLevel: #""fault_headers": {"enabled": true},"#)
+        let report = try await stack.probe([
+            ["do": "request", "label": "h2", "method": "POST", "path": "/controls-h2", "body": "hello",
+             "trailers": [["x-faultline-status", "503"], ["x-faultline-delay-ms", "1"], ["x-kept", "1"]]],
+        ])
+        #expect(report.stream(labelled: "h2")?.status == 200, "\(report)")
+        let reply = try await Blocking.run {
+            let client = try RawClient(port: stack.proxy.port)
+            try client.send("POST /controls-h1 HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n"
+                + "X-Faultline-Status: 503\r\nX-Faultline-Delay-Ms: 1\r\nX-Kept: 1\r\n\r\n")
+            return client.readResponses(1)
+        }
+        #expect(reply.responses.first?.status == 200, "\(reply)")
+        for path in ["/controls-h2", "/controls-h1"] {
+            let requests = stack.origin.requests(to: path)
+            #expect(requests.count == 1, "\(path): \(requests)")
+            let trailers = (requests.first?["trailers"] as? [[String]] ?? []).compactMap { $0.first?.lowercased() }
+            #expect(trailers == ["x-kept"], "\(path): trailers \(trailers)")
+        }
+    }
 }

@@ -17,11 +17,13 @@ final class HTTP2ConformanceStack: Sendable {
     }
 
     /// Starts the stack; `http2` is the config's `http2` object as JSON text.
-    static func start(http2: String = "{}") async throws -> HTTP2ConformanceStack {
+    /// `topLevel`: more top-level config members, e.g. `"fault_headers": {"enabled": true},`
+    /// (with its trailing comma).
+    static func start(http2: String = "{}", topLevel: String = "") async throws -> HTTP2ConformanceStack {
         let origin = try await ConformanceOrigin.start()
         let directory = try TemporaryDirectory()
         let text = """
-        {"workers": 1,
+        {"workers": 1, \(topLevel)
          "listeners": [{"address": "127.0.0.1:0", "h2c": true}],
          "admin": {"address": "127.0.0.1:0"},
          "upstreams": {"o": {"url": "http://127.0.0.1:\(origin.port)", "timeouts_ms": {"connect": 1000, "response": 20000}}},
