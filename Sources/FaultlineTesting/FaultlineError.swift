@@ -18,6 +18,9 @@ public enum FaultlineError: Error, CustomStringConvertible, Sendable {
     case sessionEnded(id: String)
     /// The admin API answered something this library does not understand.
     case unexpectedAnswer(status: Int, body: String)
+    /// `waitForRequests` waited `waited` for `wanted` matching requests in session `session`
+    /// and saw `inSession`; `outsideSessions` matching requests arrived outside every session.
+    case requestsShort(session: String, wanted: Int, inSession: Int, outsideSessions: Int, waited: Duration)
 
     /// A sentence or two saying what went wrong.
     public var description: String {
@@ -37,6 +40,12 @@ public enum FaultlineError: Error, CustomStringConvertible, Sendable {
             return "faultline session \(id) has ended (ended, expired or deleted)"
         case .unexpectedAnswer(let status, let body):
             return "faultline admin API answered \(status) unexpectedly: \(body.prefix(500))"
+        case .requestsShort(let session, let wanted, let inSession, let outside, let waited):
+            let hint = outside > 0
+                ? ": did you call session.configure(_:) or apply(to:) on the client's requests?"
+                : ": did the client send them to faultline.proxyURL?"
+            return "waited \(waited) for \(wanted) matching requests in session \(session): \(inSession) in the session, "
+                + "\(outside) outside sessions\(hint)"
         }
     }
 }

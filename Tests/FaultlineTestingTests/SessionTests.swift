@@ -24,6 +24,28 @@ struct SessionTests {
         return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 
+    /// The commonest mistake: requests sent without the session's header. Waiting for them
+    /// in the session says how many arrived outside every session, and what to call.
+    @Test func waitingForRequestsSentOutsideTheSessionSaysSo() async throws {
+        let faultline = try await Launching.faultline()
+        defer { faultline.stop() }
+        let url = faultline.proxyURL.appendingPathComponent("json")
+        try await faultline.session("forgot configure") { session in
+            for _ in 0..<3 { #expect(try await Self.status(Self.client(nil), url) == 200) }
+            _ = try await faultline.requests(matching: RequestFilter(path: "/json"))
+            let error = await #expect(throws: FaultlineError.self) {
+                _ = try await session.waitForRequests(3, path: "/json", timeout: .seconds(2))
+            }
+            guard case .requestsShort(_, let wanted, let inSession, let outside, _)? = error else {
+                Issue.record("expected requestsShort, got \(String(describing: error))")
+                return
+            }
+            #expect(wanted == 3 && inSession == 0 && outside == 3)
+            #expect(error?.description.contains("0 in the session, 3 outside sessions: did you call session.configure(_:)") == true,
+                    "\(String(describing: error))")
+        }
+    }
+
     @Test func retrySequenceIsJournaledWithCountsAndGaps() async throws {
         let faultline = try await Launching.faultline()
         defer { faultline.stop() }
