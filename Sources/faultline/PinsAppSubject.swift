@@ -11,12 +11,19 @@ enum PinsAppSubject {
     /// Info.plist with both ATS and TrustKit) gives two subjects, `LABEL/ats` and `LABEL/trustkit`.
     static func load(_ argument: PinsAppArguments.Labelled) throws(UsageError) -> [PinsAppSubject] {
         let path = argument.value
-        if let data = FileManager.default.contents(atPath: path), FaultlineUpstreamPins.recognizes(data) {
+        // Read once, with the app file size limit, whichever kind of file it is.
+        let data: Data
+        do {
+            data = try AppPinFile.contents(of: path)
+        } catch {
+            throw UsageError(error.description)
+        }
+        if FaultlineUpstreamPins.recognizes(data) {
             return [.faultline(label: argument.label, pins: try FaultlineUpstreamPins(path: path))]
         }
         let configurations: [AppPinConfiguration]
         do {
-            configurations = try AppPinReader.read(path: path)
+            configurations = try AppPinReader.read(data: data, file: path)
         } catch {
             throw UsageError(error.description)
         }

@@ -93,4 +93,39 @@ struct OkHttpTests {
         let wrongLength = try OkHttpPinnerReader.read(text: "a.example.com sha256/AAAA\n", file: "pins.txt", source: false)
         #expect(wrongLength.warnings == ["add(\"a.example.com\")[1]: decodes to 3 bytes, not 32; OkHttp accepts it but it never matches (line 1)"])
     }
+
+    /// The scan is one linear pass: a pinner inside a lambda passed to another `add(` is
+    /// found, a call never closed is skipped without rescanning the rest, and literals and
+    /// comments holding parentheses or quotes mean nothing. The inputs are sized so that a
+    /// quadratic scan would run far past the suite's time limit.
+    @Test func pinnersAreFoundAtAnyDepthAndUnclosedCallsCostOnePass() throws {
+        let fixture = try AppPinFixture()
+        let pin = "\"sha256/\(fixture.leafPin)\""
+        var lambda = ["interceptors.add(Interceptor { chain ->"]
+        for number in 0..<2_000 {
+            lambda.append("    val v\(number) = listOf(')', '\"', '\\'').map { \"\\\"(\" + it } // ) \"")
+        }
+        lambda += ["    val s = \"\"\"raw ) \" text", "  spanning lines\"\"\"",
+                   "    val pinner = CertificatePinner.Builder().add(\"api.example.com\", /* ( */ \(pin)).build()",
+                   "    chain.proceed(chain.request())", "})"]
+        let source = lambda.joined(separator: "\n") + "\nval late = b.add(\"late.example.com\", \(pin))\n"
+            + "x.add(" + String(repeating: "abcdefghij", count: 100_000) + "\n"
+            + String(repeating: "y.add(", count: 50_000) + "\n"
+        let app = try OkHttpPinnerReader.read(text: source, file: "Network.kt", source: true)
+        #expect(app.domains.map(\.pattern) == [.exact("api.example.com"), .exact("late.example.com")])
+        #expect(app.domains.map(\.line) == [2_004, 2_007])
+        #expect(app.warnings.isEmpty, "\(app.warnings)")
+    }
+
+    @Test func expressionArgumentsAreShownShortAndOnOneLine() throws {
+        let fixture = try AppPinFixture()
+        let long = String(repeating: "veryLongName.", count: 20) + "host"
+        let text = "p.add(\n  config\n      .hostName(  ),\n  \"sha256/\(fixture.leafPin)\")\n"
+            + "p.add(\(long), \"sha256/\(fixture.leafPin)\")\n"
+        let app = try OkHttpPinnerReader.read(text: text, file: "P.kt", source: true)
+        let shown = String(long.prefix(80))
+        #expect(app.warnings == ["add(config .hostName( ), …): the pattern is not a string literal; entry skipped (line 1)",
+                                 "add(\(shown)…, …): the pattern is not a string literal; entry skipped (line 5)",
+                                 "no CertificatePinner entries found"], "\(app.warnings)")
+    }
 }

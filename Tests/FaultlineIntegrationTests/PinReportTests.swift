@@ -158,6 +158,49 @@ struct PinReportTests {
         #expect((first["matched"] as? [String]) == [], "no known pin is in the chain: \(first)")
     }
 
+    /// Members neither format defines are JSON and are redacted as a JSON body is: a
+    /// sensitive member goes whole whatever its type (an array, an object, a number), and
+    /// `pin` is a sensitive field name. Nothing of them may reach the 201 answer,
+    /// `GET /pins/reports` or the log; the other members stay.
+    @Test func extraMembersAreRedactedAsJSON() async throws {
+        let chain = try await TLSChainFactory.make()
+        let (proxy, origin) = try await Self.start(chain)
+        defer { proxy.kill(); origin.kill() }
+        let admin = try proxy.requireAdminPort()
+        let secrets = ["S3CRET-ARRAY-77", "S3CRET-OBJECT-78", "S3CRET-TOKENS-79", "S3CRET-TOKENS-80", "135790"]
+        var report = try Self.trustKitReport(chain)
+        report["api_key"] = [secrets[0]]
+        report["client_secret"] = ["v": secrets[1]]
+        report["tokens"] = [secrets[2], ["nested": secrets[3]]]
+        report["pin"] = 135790
+        report["note"] = "sent from the staging build"
+        let answer = try await Self.post(admin, Self.json(report))
+        #expect(answer.status == 201, "\(answer.text)")
+        let (_, listing) = try await AdminRequests.send(port: admin, "GET", "/pins/reports")
+        let path = proxy.directory.path("traffic.log")
+        let record = try await Deadline.poll("the pin report record", timeout: .seconds(10)) { () -> [String: Any]? in
+            LogFile.records(path).first { $0["faultline.pin.report.format"] != nil }
+        }
+        let places = [("the 201 answer", answer.text), ("GET /pins/reports", String(decoding: listing, as: UTF8.self)),
+                      ("the log", LogFile.text(path))]
+        for (place, text) in places {
+            for secret in secrets {
+                #expect(!text.contains(secret), "\(secret) reached \(place): \(text)")
+            }
+            #expect(text.contains("staging build"), "\(place): \(text)")
+        }
+        let summary = try JSONObject.parse(Array(answer.text.utf8))
+        let extra = try JSONObject.parse(Array((summary["extra"] as? String ?? "").utf8))
+        for key in ["api_key", "client_secret", "pin", "tokens"] {
+            #expect(extra[key] as? String == "[REDACTED]", "\(key): \(extra)")
+        }
+        let logged = try JSONObject.parse(Array((record["faultline.pin.report.extra"] as? String ?? "").utf8))
+        #expect(logged["pin"] as? String == "[REDACTED]" && logged["note"] as? String == "sent from the staging build", "\(logged)")
+        let redacted = record["faultline.redacted"] as? [String] ?? []
+        #expect(redacted.contains("faultline.pin.report.extra.api_key") && redacted.contains("faultline.pin.report.extra.pin"),
+                "\(redacted)")
+    }
+
     @Test func hostNameLabelsAreBoundedAndAKnownPinInTheChainIsShown() async throws {
         let chain = try await TLSChainFactory.make()
         let (proxy, origin) = try await Self.start(chain)

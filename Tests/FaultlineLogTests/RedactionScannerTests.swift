@@ -149,4 +149,34 @@ extension RedactionScannerTests {
         // Decoded to scan, re-encoded when something was redacted; untouched otherwise.
         #expect(redactor.redactQuery("auth=Bearer+t1&x=a+b").text == "auth=Bearer%20[REDACTED]&x=a+b")
     }
+
+    @Test func aCookieNameInFreeTextRedactsEveryCrumbToTheEndOfTheLine() {
+        let text = "lang: visible\ncookie: lang=en; connect.sid=s1; SID=s2\r\n"
+            + "set-cookie: sid=s3; Path=/; HttpOnly, theme=s4; SameSite=Lax\n"
+            + "X-Original-Cookie: a=s5; b=s6\nsent cookie=a=s7; b=s8&page=visible-page\nafter: visible"
+        let result = redactor.redact(text: text, field: "response.body")
+        #expect(result.text == "lang: visible\ncookie: [REDACTED]\r\nset-cookie: [REDACTED]\n"
+                + "X-Original-Cookie: [REDACTED]\nsent cookie=[REDACTED]&page=visible-page\nafter: visible", "\(result.text)")
+        #expect(result.redactedFields == ["response.body.cookie", "response.body.set-cookie", "response.body.x-original-cookie",
+                                          "response.body.cookie"], "\(result.redactedFields)")
+        // Quoted, the value ends at its quote; a quoted JSON member is redacted whole as before.
+        #expect(redactor.redact(text: #"{"Cookie": "a=s1; b=s2", "note": "visible"}"#).text
+            == #"{"Cookie": "[REDACTED]", "note": "visible"}"#)
+        // A JSON string echoing a cookie line.
+        let echoed = json(#"{"data": "cookie: a=s1; b=s2", "note": "visible"}"#)
+        #expect(echoed.text == #"{"data": "cookie: [REDACTED]", "note": "visible"}"#, "\(echoed.text)")
+        // A header the configuration keeps is not a secret name at all.
+        #expect(Redactor(removeHeaders: ["cookie"], removeHeaderSubstrings: ["cookie"]).redact(text: "cookie: a=1; b=2").text
+            == "cookie: a=1; b=2")
+    }
+
+    @Test func aJSONDocumentIsRedactedAsJSONWhateverTheValueTypes() {
+        let extra = #"{"api_key":["s1"],"client_secret":{"v":"s2"},"note":"visible","pin":135790,"tokens":["s3",{"n":"s4"}]}"#
+        let result = redactor.redact(json: extra, field: "pin_report.extra")
+        #expect(result.text == #"{"api_key":"[REDACTED]","client_secret":"[REDACTED]","note":"visible","pin":"[REDACTED]","tokens":"[REDACTED]"}"#,
+                "\(result.text)")
+        #expect(result.redactedFields == ["pin_report.extra.api_key", "pin_report.extra.client_secret", "pin_report.extra.pin",
+                                          "pin_report.extra.tokens"], "\(result.redactedFields)")
+        #expect(redactor.redact(json: #"{"note":"visible"}"#, field: "x").redactedFields.isEmpty)
+    }
 }

@@ -8,7 +8,11 @@ import Foundation
 public enum OkHttpPinnerReader {
     /// Reads the file at `path`: source for `.kt`, `.kts` and `.java`, a list otherwise.
     public static func read(path: String) throws(AppPinConfigurationError) -> AppPinConfiguration {
-        let data = try AppPinFile.contents(of: path)
+        try read(data: AppPinFile.contents(of: path), path: path)
+    }
+
+    /// `data`, read from `path`: the extension picks source or list.
+    static func read(data: Data, path: String) throws(AppPinConfigurationError) -> AppPinConfiguration {
         let source = ["kt", "kts", "java"].contains((path as NSString).pathExtension.lowercased())
         return try read(text: String(decoding: data, as: UTF8.self), file: path, source: source)
     }

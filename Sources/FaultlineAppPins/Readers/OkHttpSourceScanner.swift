@@ -1,32 +1,121 @@
 /// Finds `.add(…)` calls in Kotlin or Java source whose arguments include a `sha256/` or
-/// `sha1/` string literal. Comments are skipped, string literals (with escapes) are read
-/// whole, nested parentheses are balanced, so calls may span lines.
-enum OkHttpSourceScanner {
+/// `sha1/` string literal, at any depth (a pinner built inside a lambda passed to some
+/// other `add(` is found too). Comments, string and character literals are stepped over
+/// whole, parentheses are balanced, so calls may span lines; a call never closed is not
+/// read.
+///
+/// One pass, left to right, with a stack of open parentheses: each character is looked at
+/// a bounded number of times, so the time is linear in the file's size whatever its shape
+/// (an `add(` never closed, a long lambda inside one, deep nesting).
+struct OkHttpSourceScanner {
+    private let chars: [Unicode.Scalar]
+    private var index = 0
+    private var line = 1
+    /// The `add(` calls open, innermost last.
+    private var openCalls: [OkHttpCallBuilder] = []
+    /// Other parentheses open: `groups[0]` outside every call, `groups[n]` inside `openCalls[n - 1]`
+    /// (counts, so deep nesting costs no memory per level).
+    private var groups = [0]
+    private var found: [(position: Int, call: OkHttpAddCall)] = []
+    /// Just after a `.` (whitespace and comments aside): an identifier here is a member.
+    private var afterDot = false
+    /// Just after `.add` (whitespace and comments aside): its position and line.
+    private var pendingAdd: (position: Int, line: Int)?
+
+    /// The pinner calls in `text`, in source order.
     static func calls(in text: String) -> [OkHttpAddCall] {
-        let chars = Array(text.unicodeScalars)
-        var calls: [OkHttpAddCall] = []
-        var index = 0
-        var line = 1
+        var scanner = OkHttpSourceScanner(chars: Array(text.unicodeScalars))
+        scanner.run()
+        return scanner.found.sorted { $0.position < $1.position }.map(\.call)
+    }
+
+    private init(chars: [Unicode.Scalar]) {
+        self.chars = chars
+    }
+
+    private mutating func run() {
         while index < chars.count {
             let char = chars[index]
-            if char == "\n" { line += 1 }
-            if let end = skipCommentOrString(chars, at: index, line: &line) {
-                index = end
+            if char.properties.isWhitespace {
+                if char == "\n" { line += 1 }
+                index += 1
                 continue
             }
-            if isCallStart(chars, at: index), let open = openParen(chars, after: index + 3) {
-                var scanLine = line
-                for position in index..<open where chars[position] == "\n" { scanLine += 1 }
-                if let (call, end, endLine) = arguments(chars, from: open + 1, line: scanLine, callLine: line) {
-                    if isPinnerCall(call) { calls.append(call) }
-                    index = end
-                    line = endLine
-                    continue
-                }
+            if let comment = SourceLexer.comment(chars, at: index) {
+                index = comment.end
+                line += comment.newlines
+                continue
             }
-            index += 1
+            let start = index, startLine = line
+            var add: (position: Int, line: Int)?
+            var dot = false
+            if char == "\"" {
+                let string = SourceLexer.string(chars, at: index)
+                index = string.piece.end
+                line += string.piece.newlines
+                if let value = string.value {
+                    if let top = innermostCall { openCalls[top].literal(value, range: start..<index, line: startLine) }
+                } else {
+                    code(start..<index, line: startLine)
+                }
+            } else if let character = SourceLexer.character(chars, at: index) {
+                index = character.end
+                code(start..<index, line: startLine)
+            } else if SourceLexer.isIdentifier(char) {
+                while index < chars.count, SourceLexer.isIdentifier(chars[index]) { index += 1 }
+                if afterDot, index - start == 3, chars[start] == "a", chars[start + 1] == "d", chars[start + 2] == "d" {
+                    add = (start, startLine)
+                }
+                code(start..<index, line: startLine)
+            } else {
+                index += 1
+                punctuation(char, at: start, pendingAdd: pendingAdd)
+                dot = char == "."
+            }
+            afterDot = dot
+            pendingAdd = add
         }
-        return calls
+    }
+
+    /// One character of punctuation at `position`.
+    private mutating func punctuation(_ char: Unicode.Scalar, at position: Int, pendingAdd: (position: Int, line: Int)?) {
+        let range = position..<(position + 1)
+        let last = groups.count - 1
+        switch char {
+        case "(":
+            code(range, line: line)
+            if let pendingAdd {
+                openCalls.append(OkHttpCallBuilder(position: pendingAdd.position, line: pendingAdd.line))
+                groups.append(0)
+            } else {
+                groups[last] += 1
+            }
+        case ")":
+            if groups[last] > 0 {
+                groups[last] -= 1
+            } else if var call = openCalls.popLast() {
+                groups.removeLast()
+                call.finishArgument(chars)
+                if Self.isPinnerCall(call.call) { found.append((call.position, call.call)) }
+            }
+            code(range, line: line)
+        case ",":
+            if let top = innermostCall {
+                openCalls[top].finishArgument(chars)
+            }
+        default:
+            code(range, line: line)
+        }
+    }
+
+    /// The index in `openCalls` of the call whose parentheses directly hold the scan position.
+    private var innermostCall: Int? {
+        groups[groups.count - 1] == 0 && !openCalls.isEmpty ? openCalls.count - 1 : nil
+    }
+
+    /// A piece of code (not a literal alone) directly inside the innermost parentheses.
+    private mutating func code(_ range: Range<Int>, line: Int) {
+        if let top = innermostCall { openCalls[top].code(range, line: line) }
     }
 
     /// A call with a `sha256/` or `sha1/` literal, or with a host-like first literal and a
@@ -40,125 +129,5 @@ enum OkHttpSourceScanner {
         guard literals.count >= 2, let first = literals[0], !first.isEmpty,
               first.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "*" }) else { return false }
         return literals.dropFirst().contains { $0?.contains("/") == true }
-    }
-
-    /// `add` as a whole identifier preceded (across whitespace) by a dot.
-    private static func isCallStart(_ chars: [Unicode.Scalar], at index: Int) -> Bool {
-        guard index + 3 <= chars.count, String(String.UnicodeScalarView(chars[index..<(index + 3)])) == "add" else { return false }
-        if index + 3 < chars.count, isIdentifier(chars[index + 3]) { return false }
-        var back = index - 1
-        while back >= 0, chars[back].properties.isWhitespace { back -= 1 }
-        return back >= 0 && chars[back] == "."
-    }
-
-    private static func openParen(_ chars: [Unicode.Scalar], after index: Int) -> Int? {
-        var position = index
-        while position < chars.count, chars[position].properties.isWhitespace { position += 1 }
-        return position < chars.count && chars[position] == "(" ? position : nil
-    }
-
-    private static func isIdentifier(_ char: Unicode.Scalar) -> Bool {
-        char.properties.isAlphabetic || ("0"..."9").contains(char) || char == "_"
-    }
-
-    /// The arguments up to the matching `)`: the call, the index after it, the line there.
-    private static func arguments(_ chars: [Unicode.Scalar], from start: Int, line startLine: Int,
-                                  callLine: Int) -> (OkHttpAddCall, Int, Int)? {
-        var arguments: [OkHttpAddCall.Argument] = []
-        var depth = 0
-        var line = startLine
-        var current = ""
-        var literal: String?
-        var literalLine = line
-        var literalCount = 0
-        var index = start
-        func finish() {
-            let trimmed = current.trimmingWhitespace
-            if literalCount == 1, let literal, trimmed == "\u{0}" {
-                arguments.append(.literal(literal, line: literalLine))
-            } else if !trimmed.isEmpty {
-                arguments.append(.expression(trimmed.replacingNulls(with: literal ?? ""), line: literalLine))
-            }
-            current = ""
-            literal = nil
-            literalCount = 0
-            literalLine = line
-        }
-        while index < chars.count {
-            let char = chars[index]
-            if char == "\"" {
-                guard let (value, end) = stringLiteral(chars, at: index) else { return nil }
-                literal = value
-                literalLine = line
-                literalCount += 1
-                current += "\u{0}"
-                index = end
-                continue
-            }
-            if char == "/", index + 1 < chars.count, chars[index + 1] == "/" || chars[index + 1] == "*" {
-                guard let end = skipCommentOrString(chars, at: index, line: &line) else { return nil }
-                index = end
-                continue
-            }
-            if char == "\n" { line += 1 }
-            if current.trimmingWhitespace.isEmpty && literalCount == 0 { literalLine = line }
-            switch char {
-            case "(": depth += 1
-            case ")" where depth == 0:
-                finish()
-                return (OkHttpAddCall(arguments: arguments, line: callLine), index + 1, line)
-            case ")": depth -= 1
-            case "," where depth == 0:
-                finish()
-                index += 1
-                continue
-            default: break
-            }
-            current.unicodeScalars.append(char)
-            index += 1
-        }
-        return nil
-    }
-
-    /// A `"…"` literal starting at `index`: its value and the index after the closing quote.
-    private static func stringLiteral(_ chars: [Unicode.Scalar], at index: Int) -> (String, Int)? {
-        var value = String.UnicodeScalarView()
-        var position = index + 1
-        while position < chars.count {
-            let char = chars[position]
-            if char == "\n" { return nil }
-            if char == "\\", position + 1 < chars.count {
-                value.append(chars[position + 1])
-                position += 2
-                continue
-            }
-            if char == "\"" { return (String(value), position + 1) }
-            value.append(char)
-            position += 1
-        }
-        return nil
-    }
-
-    /// When a comment or string literal starts at `index`, the index after it (lines counted).
-    private static func skipCommentOrString(_ chars: [Unicode.Scalar], at index: Int, line: inout Int) -> Int? {
-        let char = chars[index]
-        if char == "\"" {
-            return stringLiteral(chars, at: index)?.1 ?? index + 1
-        }
-        guard char == "/", index + 1 < chars.count else { return nil }
-        if chars[index + 1] == "/" {
-            var position = index
-            while position < chars.count, chars[position] != "\n" { position += 1 }
-            return position
-        }
-        if chars[index + 1] == "*" {
-            var position = index + 2
-            while position + 1 < chars.count, !(chars[position] == "*" && chars[position + 1] == "/") {
-                if chars[position] == "\n" { line += 1 }
-                position += 1
-            }
-            return min(position + 2, chars.count)
-        }
-        return nil
     }
 }

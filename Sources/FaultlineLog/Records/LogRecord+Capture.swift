@@ -106,6 +106,17 @@ extension LogRecord {
         setAttribute(key, .string(redactedText(value, field: key, policy)))
     }
 
+    /// Sets an extra string attribute whose value is a JSON document (e.g. a pin report's
+    /// extra members): redacted as a JSON body is (`Redactor.redact(json:field:)`), so a
+    /// sensitive member goes whole whatever its type, then capped like a string attribute.
+    public mutating func addAttribute(_ key: String, json value: String, policy: LogPolicy) {
+        let result = policy.redactor.redact(json: value, field: key)
+        redacted += result.redactedFields
+        let (kept, omitted) = Truncation.cap(result.text.utf8, limit: policy.options.headerValueMaxBytes)
+        let text = omitted > 0 ? String(decoding: kept, as: UTF8.self) + Truncation.marker(omitted) : result.text
+        setAttribute(key, .string(text))
+    }
+
     /// Sets an extra attribute holding an array of strings (e.g. `faultline.pin.matched`),
     /// each redacted and capped like a string attribute.
     public mutating func addAttribute(_ key: String, strings values: [String], policy: LogPolicy) {

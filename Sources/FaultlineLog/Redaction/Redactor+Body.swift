@@ -21,6 +21,16 @@ extension Redactor {
         }
     }
 
+    /// A JSON document held as text (a pin report's extra members), redacted as a JSON body
+    /// is: sensitive members' values replaced whole (strings, numbers, arrays and objects
+    /// alike) at any depth, every other string through the free-text rules. Fields:
+    /// `<field>.<name>`.
+    public func redact(json text: String, field: String) -> Redacted {
+        let result = JSONFieldScanner(redactor: self, field: field + ".").redactDocument(Array(text.utf8))
+        return result.changed ? Redacted(text: String(decoding: result.bytes, as: UTF8.self), redactedFields: result.fields)
+            : Redacted(text: text)
+    }
+
     private enum BodyKind { case json, form, text }
 
     private static func bodyKind(_ contentType: String?, _ body: [UInt8]) -> BodyKind {

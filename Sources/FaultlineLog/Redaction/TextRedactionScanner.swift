@@ -175,6 +175,9 @@ struct TextRedactionScanner {
             quote = bytes[valueStart]
             valueStart += 1
         }
+        if quote == nil, Self.namesCookie(encoded ? PercentDecoding.decode(word)[...] : word) {
+            return cookie(bytes, valueStart: valueStart, separator: bytes[separator], limit: limit, label: label, &edits)
+        }
         var valueEnd = Self.valueEnd(bytes, from: valueStart, limit: limit)
         if let quote {
             valueEnd = bytes[valueStart..<limit].firstIndex(of: quote) ?? limit
@@ -187,6 +190,26 @@ struct TextRedactionScanner {
         edits.redact(valueStart..<valueEnd, field: label)
         return valueEnd
     }
+
+    /// The unquoted value of a cookie name (`Cookie: a=1; sid=S`, `set-cookie: id=S; Path=/`):
+    /// every crumb is a secret, and HTTP/2 joins a request's crumbs into one line, so the
+    /// value runs to the end of the line (after `=`, also to a `&`, as in a form).
+    private func cookie(_ bytes: ArraySlice<UInt8>, valueStart: Int, separator: UInt8, limit: Int, label: String,
+                        _ edits: inout RedactionEdits) -> Int {
+        let valueEnd = bytes[valueStart..<limit].firstIndex { byte in
+            byte == 10 || byte == 13 || (separator == UInt8(ascii: "=") && byte == UInt8(ascii: "&"))
+        } ?? limit
+        guard valueEnd > valueStart, !bytes[valueStart..<valueEnd].elementsEqual(ByteSearch.placeholder) else { return valueEnd }
+        edits.redact(valueStart..<valueEnd, field: label)
+        return valueEnd
+    }
+
+    /// Whether a name is a cookie's (`Cookie`, `Set-Cookie`, `X-Original-Cookie`).
+    private static func namesCookie(_ word: some Collection<UInt8>) -> Bool {
+        ByteSearch.contains(Array(RedactionName.normalize(word).utf8), cookieName)
+    }
+
+    private static let cookieName = Array("cookie".utf8)
 
     /// A percent-encoded word that decodes to something with a separator: scanned decoded,
     /// written back encoded when something in it was redacted.

@@ -37,7 +37,7 @@ extension PinReport {
             record.addAttribute(prefix + "served_chain", objects: Self.objects(served), policy: policy)
             if let expiration { record.addAttribute(prefix + "effective_expiration_date", expiration, policy: policy) }
         }
-        if let extra { record.addAttribute(prefix + "extra", extra, policy: policy) }
+        if let extra { record.addAttribute(prefix + "extra", json: extra, policy: policy) }
         return record
     }
 

@@ -21,8 +21,8 @@ struct PinReport: Sendable {
     /// `validated-certificate-chain`, leaf first.
     let validatedChain: [PinReportCertificate]
     /// Members neither format defines, as one compact JSON object (sorted keys), nil when
-    /// there are none: logged through the free-text redaction, which catches
-    /// `"auth-token": "…"`.
+    /// there are none: shown and logged through the JSON body redaction, so a sensitive
+    /// member (`"api_key": […]`, `"client_secret": {…}`, `"pin": 1234`) goes whole.
     let extra: String?
 
     /// Which known pins the validated chain holds, `sha256/… matched the intermediate CN=…`:

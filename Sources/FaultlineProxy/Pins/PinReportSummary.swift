@@ -2,8 +2,8 @@ import FaultlineLog
 import Foundation
 
 /// A kept report as `GET /pins/reports` and `GET /pins` show it: every text that came from
-/// the app through the log's redaction (a query string in a host name, a token-looking
-/// member), certificates as positions, subjects and pins only.
+/// the app through the log's redaction (a query string in a host name; the extra members
+/// redacted as a JSON body is), certificates as positions, subjects and pins only.
 struct PinReportSummary: Sendable, Encodable {
     /// The app part of a TrustKit report.
     struct App: Sendable, Encodable {
@@ -84,7 +84,8 @@ struct PinReportSummary: Sendable, Encodable {
         knownPins = report.knownPins.map { "sha256/" + $0.base64 }
         validatedChain = report.validatedChain.map { PinReportCertificate(position: $0.position, subject: clean($0.subject), pin: $0.pin) }
         matched = report.matches.map(clean)
-        extra = report.extra.map(clean)
+        // JSON, redacted as JSON: a sensitive member goes whole, whatever its type.
+        extra = report.extra.map { redactor.redact(json: $0, field: "pin_report.extra").text }
         switch report.source {
         case .trustKit(let source):
             servedChain = nil
