@@ -220,7 +220,7 @@ function waterfall(d) {
     ['first byte', 0, first, 'wait'],
     ['total', 0, total, 'rest'],
   ];
-  const chart = svg('svg', { class: 'waterfall', viewBox: '0 0 420 88', role: 'img', 'aria-label': `Timings: connect ${ms(connect)} ms, TLS ${ms(tls)} ms, first byte ${ms(first)} ms, total ${ms(total)} ms` });
+  const chart = svg('svg', { class: 'waterfall', viewBox: '0 0 420 88', preserveAspectRatio: 'xMinYMin meet', role: 'img', 'aria-label': `Timings: connect ${ms(connect)} ms, TLS ${ms(tls)} ms, first byte ${ms(first)} ms, total ${ms(total)} ms` });
   rows.forEach(([label, from, length, cls], i) => {
     chart.append(svg('rect', { x: scale(from), y: i * 22 + 4, width: Math.max(length ? 1 : 0, scale(length)), height: 14, class: cls }));
     chart.append(svg('text', { x: 306, y: i * 22 + 15 }, `${label} ${ms(length)} ms`));
@@ -1086,7 +1086,7 @@ export function svg(tag, attributes = {}, ...children) {
 }
 
 function append(node, children) {
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
