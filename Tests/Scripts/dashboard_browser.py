@@ -138,6 +138,10 @@ def scenario_live(run, browser):
     run.check("the detail shows the timings waterfall", page.locator("#detail svg.waterfall rect").count() == 4)
     whole = page.content()
     run.check("the secret never reaches the page", secret not in whole and "[REDACTED]" in whole)
+    # A little more traffic, so the screenshot shows a table.
+    for path in ("/users/1", "/bytes/2048", "/headers", "/nowhere", "/users/2?page=3"):
+        run.curl(path)
+    row_for(page, "/users/2").wait_for(timeout=WAIT_MS)
     run.shot(page, "exchanges")
     run.accessible(page, "exchanges")
     run.view(page, "overview")
