@@ -34,6 +34,9 @@ struct LiveFeedTests {
         #expect(batch.records.map(\.seq) == [8, 9, 10])
         #expect(batch.skipped == 0 && batch.last == 10)
         #expect(feed.records(after: 10, limit: 100).records.isEmpty)
+        // A cursor past the newest (the page outlived a restart) restarts at the newest.
+        let future = feed.records(after: 500, limit: 100)
+        #expect(future.records.isEmpty && future.skipped == 0 && future.last == 10)
 
         let more = LiveFeed.capacity + 5
         for index in 11...(10 + more) { feed.publish(Self.record("/q\(index)"), now: Self.second) }

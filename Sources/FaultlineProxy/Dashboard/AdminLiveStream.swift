@@ -16,6 +16,10 @@ final class AdminLiveStream {
     static let highWater = 256 * 1024
     /// A comment line this often (in ticks) keeps proxies and the browser from timing out.
     static let keepaliveTicks = 75
+    /// A client over `highWater` for this many ticks in a row (30 s) is disconnected, so a
+    /// tab that stopped reading does not hold one of the admin API's connections for ever
+    /// (the page reconnects by itself when it reads again).
+    static let stalledTicksLimit = 150
 
     private enum Phase {
         /// Waiting for the next tick.
@@ -31,6 +35,7 @@ final class AdminLiveStream {
     private var cursor: Int
     private var phase = Phase.stopped
     private var quietTicks = 0
+    private var stalledTicks = 0
 
     /// Streams records after `after` (the newest the page already has).
     init(socket: StreamSocket, feed: LiveFeed, queue: DispatchQueue, after: Int) {
@@ -67,9 +72,16 @@ final class AdminLiveStream {
         guard case .waiting = phase, !socket.isClosed else { return }
         // The client is not reading: leave the feed alone until it does.
         guard socket.pendingWriteBytes <= Self.highWater else {
+            stalledTicks += 1
+            if stalledTicks >= Self.stalledTicksLimit {
+                stop()
+                socket.close()
+                return
+            }
             arm()
             return
         }
+        stalledTicks = 0
         phase = .encoding
         let feed = self.feed
         let cursor = self.cursor

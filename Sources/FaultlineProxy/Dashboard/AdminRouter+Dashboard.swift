@@ -11,18 +11,18 @@ extension AdminRouter {
 
     /// `/`, `/ui`, `/ui/…`: the page and its files, or a redirect to it.
     func dashboard(_ method: String, _ rest: [String], _ request: AdminRequest) -> AdminResponse {
-        guard method == "GET" || method == "HEAD" else { return notAllowed(request, "GET") }
+        guard method == "GET" else { return notAllowed(request, "GET") }
         guard let name = rest.isEmpty ? "index.html" : (rest.count == 1 ? rest[0] : nil),
               let file = DashboardAssets.file(name) else {
             return notFound(request)
         }
-        return AdminResponse(status: 200, body: method == "HEAD" ? [] : Array(file.text.utf8), contentType: file.contentType,
+        return AdminResponse(status: 200, body: Array(file.text.utf8), contentType: file.contentType,
                              headers: [("Content-Security-Policy", AdminSecurityHeaders.pagePolicy)])
     }
 
     /// `GET /`: to the page.
     func rootRedirect(_ request: AdminRequest) -> AdminResponse {
-        guard request.method == "GET" || request.method == "HEAD" else { return notFound(request) }
+        guard request.method == "GET" else { return notFound(request) }
         var response = AdminResponse.json(302, AdminBody.Moved(location: "/ui/"))
         response.headers.append(("Location", "/ui/"))
         return response

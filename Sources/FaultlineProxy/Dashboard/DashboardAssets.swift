@@ -8,10 +8,10 @@ enum DashboardAssets {
         let text: String
     }
 
-    /// Whether `request` asks only for the page or one of its files: those carry no data and
+    /// Whether `request` asks only for the page or one of its files (GET): those carry no data and
     /// load without the bearer token, so the page can ask for it. Host is still checked.
     static func isPublic(_ request: AdminRequest) -> Bool {
-        guard request.method == "GET" || request.method == "HEAD" else { return false }
+        guard request.method == "GET" else { return false }
         return request.path == "/" || request.path == "/ui" || request.path.hasPrefix("/ui/")
     }
 }

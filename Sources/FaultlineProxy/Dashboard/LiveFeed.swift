@@ -50,10 +50,12 @@ final class LiveFeed: Sendable {
     func records(after seq: Int, limit: Int) -> (records: [LiveRecord], skipped: Int, last: Int) {
         ring.withLock { ring in
             let newest = ring.nextSeq - 1
+            // A cursor from the future (a page that outlived a restart) starts at the newest.
+            let seq = min(max(0, seq), newest)
             let oldest = max(1, newest - Self.capacity + 1)
             let from = max(seq + 1, oldest)
             let lost = max(0, from - (seq + 1))
-            guard from <= newest, limit > 0 else { return ([], lost, max(seq, newest)) }
+            guard from <= newest, limit > 0 else { return ([], lost, newest) }
             let available = newest - from + 1
             var picked: [LiveRecord] = []
             picked.reserveCapacity(min(available, limit))
