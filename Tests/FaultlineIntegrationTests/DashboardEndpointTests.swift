@@ -76,6 +76,23 @@ struct DashboardEndpointTests {
         #expect(!event.contains("before=1"), "\(event)")
     }
 
+    @Test func anOpenStreamSeesExchangesWithTheLogHARAndJournalAllOff() async throws {
+        let stack = try await SessionStack.start(extra: ["log": ["off": true], "har": ["enabled": false], "journal": ["capacity": 0]])
+        defer { stack.stop() }
+        // Nothing records exchanges, so nothing is recent.
+        #expect(try await stack.request("/json?unwatched=1").status == 200)
+        let recent = try JSONObject.parse(Array(try await Self.curl(stack.adminPort, "/exchanges").body.utf8))
+        #expect((recent["exchanges"] as? [Any])?.isEmpty == true, "\(recent)")
+        // A dashboard watching: exchanges are recorded for it.
+        let client = try RawClient(port: stack.adminPort)
+        defer { client.close() }
+        try client.send("GET /exchanges/stream HTTP/1.1\r\nHost: 127.0.0.1:\(stack.adminPort)\r\n\r\n")
+        _ = client.read(until: "faultline live exchanges", timeout: .seconds(10))
+        #expect(try await stack.request("/json?watched=1").status == 200)
+        let event = String(decoding: client.read(until: "watched=1", timeout: .seconds(10)), as: UTF8.self)
+        #expect(event.contains("\"path\":\"/json\"") && event.contains("watched=1"), "\(event)")
+    }
+
     @Test func aStreamClientThatNeverReadsHoldsNeitherMemoryNorTheAdminAPI() async throws {
         let stack = try await SessionStack.start(extra: ["log": ["off": true]])
         defer { stack.stop() }

@@ -45,8 +45,14 @@ final class AdminLiveStream {
         cursor = max(0, after)
     }
 
+    deinit {
+        if case .stopped = phase { return }
+        feed.watch(false)
+    }
+
     /// Writes the response head and starts the ticks.
     func start(headers: [(StaticString, String)]) {
+        feed.watch(true)
         var out: [UInt8] = []
         HTTP1Encoder.appendStatusLine(status: 200, reason: [], into: &out)
         HTTP1Encoder.appendField("Content-Type", "text/event-stream".utf8, into: &out)
@@ -60,8 +66,13 @@ final class AdminLiveStream {
 
     /// Stops the ticks; the connection closes the socket.
     func stop() {
-        if case .waiting(let timer) = phase { socket.loop.cancel(timer) }
+        switch phase {
+        case .stopped: return
+        case .waiting(let timer): socket.loop.cancel(timer)
+        case .encoding: break
+        }
         phase = .stopped
+        feed.watch(false)
     }
 
     private func arm() {

@@ -21,11 +21,20 @@ final class LiveFeed: Sendable {
     private let ring = Mutex(Ring())
     /// Whether records are kept: on once an admin listener exists (nothing reads them otherwise).
     private let on = Atomic(false)
+    /// Live streams attached now.
+    private let watchers = Atomic(0)
 
     init() {}
 
     /// Starts keeping records (the admin listener is up).
     func switchOn() { on.store(true, ordering: .relaxed) }
+
+    /// Whether a dashboard is watching the live stream: exchanges are then recorded even
+    /// when the log, the HAR capture and the journal are all off (one atomic load per exchange).
+    var isWatched: Bool { watchers.load(ordering: .relaxed) > 0 }
+
+    /// A live stream attached (`true`) or left (`false`).
+    func watch(_ attached: Bool) { watchers.add(attached ? 1 : -1, ordering: .relaxed) }
 
     /// Keeps `record` of an exchange that ended at monotonic time `now` (ns). Called on the
     /// loops; constant work whatever the number of dashboard clients.
