@@ -190,7 +190,7 @@ final class AdminConnection: StreamSocketDelegate {
         }
         if request.method == "GET", request.path == AdminLiveStream.path {
             let stream = AdminLiveStream(socket: socket, feed: context.router.server.live, queue: context.streamQueue,
-                                         after: AdminLiveStream.cursor(query: request.query))
+                                         cache: context.streamCache, after: AdminLiveStream.cursor(query: request.query))
             phase = .streaming(stream)
             stream.start(headers: AdminSecurityHeaders.common + [("Content-Security-Policy", AdminSecurityHeaders.apiPolicy)])
             return

@@ -19,6 +19,7 @@ final class AdminServer: Sendable {
         let context = AdminContext(
             router: router, hostCheck: AdminHostCheck(configuredHost: config.address.host, port: bound.port),
             queue: DispatchQueue(label: "faultline.admin"), streamQueue: DispatchQueue(label: "faultline.admin.stream"),
+            streamCache: LiveSummaryCache(),
             connections: ConnectionCounter(ceiling: Self.maxConnections))
         // The dashboard reads the live feed; without an admin listener nothing would.
         router.server.live.switchOn()
@@ -45,6 +46,8 @@ struct AdminContext: Sendable {
     let queue: DispatchQueue
     /// Where live streams encode their batches, so a busy dashboard never delays a rule change.
     let streamQueue: DispatchQueue
+    /// Summaries encoded once for every live stream.
+    let streamCache: LiveSummaryCache
     /// Open admin connections, against `AdminServer.maxConnections`.
     let connections: ConnectionCounter
 }

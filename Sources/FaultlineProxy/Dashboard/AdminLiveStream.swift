@@ -32,16 +32,18 @@ final class AdminLiveStream {
     private let socket: StreamSocket
     private let feed: LiveFeed
     private let queue: DispatchQueue
+    private let cache: LiveSummaryCache
     private var cursor: Int
     private var phase = Phase.stopped
     private var quietTicks = 0
     private var stalledTicks = 0
 
     /// Streams records after `after` (the newest the page already has).
-    init(socket: StreamSocket, feed: LiveFeed, queue: DispatchQueue, after: Int) {
+    init(socket: StreamSocket, feed: LiveFeed, queue: DispatchQueue, cache: LiveSummaryCache, after: Int) {
         self.socket = socket
         self.feed = feed
         self.queue = queue
+        self.cache = cache
         cursor = max(0, after)
     }
 
@@ -95,12 +97,13 @@ final class AdminLiveStream {
         stalledTicks = 0
         phase = .encoding
         let feed = self.feed
+        let cache = self.cache
         let cursor = self.cursor
         let loop = socket.loop
         let reference = AdminLiveStreamReference(self)
         queue.async {
             let batch = feed.records(after: cursor, limit: Self.batchLimit)
-            let event = batch.records.isEmpty && batch.skipped == 0 ? nil : Self.event(batch)
+            let event = batch.records.isEmpty && batch.skipped == 0 ? nil : Self.event(batch, cache: cache)
             loop.execute { reference.stream?.deliver(event, last: batch.last) }
         }
     }
@@ -122,22 +125,17 @@ final class AdminLiveStream {
     }
 
     /// One SSE event: `event: exchanges`, `data: {"exchanges": [...], "skipped": N, "newest": SEQ}`.
-    private static func event(_ batch: (records: [LiveRecord], skipped: Int, last: Int)) -> [UInt8] {
-        let body = Batch(exchanges: batch.records.map { LiveExchange($0, detail: false) }, skipped: batch.skipped, newest: batch.last)
-        // JSON has no raw newline outside strings, and the encoder escapes those inside: one data line.
+    /// JSON has no raw newline outside strings, and the encoder escapes those inside: one data line.
+    private static func event(_ batch: (records: [LiveRecord], skipped: Int, last: Int), cache: LiveSummaryCache) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        let data = (try? encoder.encode(body)) ?? Data("{\"exchanges\": [], \"skipped\": 0}".utf8)
-        var out = Array("event: exchanges\ndata: ".utf8)
-        out.append(contentsOf: data)
-        out.append(contentsOf: "\n\n".utf8)
+        var out = Array("event: exchanges\ndata: {\"exchanges\":[".utf8)
+        for (index, record) in batch.records.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: cache.json(for: record, encoder: encoder))
+        }
+        out.append(contentsOf: "],\"skipped\":\(batch.skipped),\"newest\":\(batch.last)}\n\n".utf8)
         return out
-    }
-
-    private struct Batch: Encodable {
-        let exchanges: [LiveExchange]
-        let skipped: Int
-        let newest: Int
     }
 }
 

@@ -53,9 +53,11 @@ final class LiveFeed: Sendable {
         _ = evicted
     }
 
-    /// Records after `seq`, oldest first: at most `limit`, evenly sampled when more are
-    /// waiting; `skipped` counts those not returned (sampled out, or overwritten before
-    /// they were read); `last` is the newest number considered (the next cursor).
+    /// Records after `seq`, oldest first: at most `limit`; when more are waiting, those whose
+    /// number is a multiple of the smallest power of two that brings them under `limit`, so
+    /// streams at different cursors pick the same records (and share their encoding).
+    /// `skipped` counts those not returned (sampled out, or overwritten before they were
+    /// read); `last` is the newest number considered (the next cursor).
     func records(after seq: Int, limit: Int) -> (records: [LiveRecord], skipped: Int, last: Int) {
         ring.withLock { ring in
             let newest = ring.nextSeq - 1
@@ -71,10 +73,12 @@ final class LiveFeed: Sendable {
             if available <= limit {
                 for number in from...newest { if let record = ring.slots[number % Self.capacity] { picked.append(record) } }
             } else {
-                // Evenly spread, always ending on the newest.
-                for index in 0..<limit {
-                    let number = newest - (limit - 1 - index) * available / limit
+                var stride = 2
+                while (available + stride - 1) / stride > limit { stride *= 2 }
+                var number = (from + stride - 1) / stride * stride
+                while number <= newest {
                     if let record = ring.slots[number % Self.capacity] { picked.append(record) }
+                    number += stride
                 }
             }
             return (picked, lost + available - picked.count, newest)
