@@ -76,6 +76,24 @@ struct DashboardEndpointTests {
         #expect(!event.contains("before=1"), "\(event)")
     }
 
+    @Test func theDetailNamesTheHTTP2StreamAndTheCodeThatEndedIt() async throws {
+        let stack = try await SessionStack.start()
+        defer { stack.stop() }
+        let added = try await stack.admin("POST", "/rules", body: #"{"name": "refuse", "match": {"path": "/refused"}, "faults": [{"rst_stream": {}}]}"#)
+        #expect(added.status == 201, "\(added.json)")
+        _ = try? await stack.request("/refused", http2: true)
+        let recent = try JSONObject.parse(Array(try await Self.curl(stack.adminPort, "/exchanges").body.utf8))
+        let entry = try #require((recent["exchanges"] as? [[String: Any]])?.last { $0["path"] as? String == "/refused" }, "\(recent)")
+        let seq = try #require(entry["seq"] as? Int)
+        let detail = try JSONObject.parse(Array(try await Self.curl(stack.adminPort, "/exchanges/\(seq)").body.utf8))
+        #expect(detail["protocol"] as? String == "2" && detail["h2_stream"] as? Int == 1, "\(detail)")
+        let error = detail["h2_error"] as? [String: Any]
+        #expect(error?["code"] as? String == "REFUSED_STREAM" && error?["frame"] as? String == "RST_STREAM"
+                && error?["sender"] as? String == "faultline", "\(detail)")
+        #expect(detail["detail"] is [String: Any], "\(detail)")
+        #expect(try await Self.curl(stack.adminPort, "/exchanges/999999").status == 404)
+    }
+
     @Test func anOpenStreamSeesExchangesWithTheLogHARAndJournalAllOff() async throws {
         let stack = try await SessionStack.start(extra: ["log": ["off": true], "har": ["enabled": false], "journal": ["capacity": 0]])
         defer { stack.stop() }
