@@ -33,6 +33,7 @@ function chart(seconds) {
   const step = width / Math.max(1, seconds.length);
   const bars = seconds.map((s, i) => svg('rect', { class: 'bar', x: i * step, y: height - (s.requests / peak) * (height - 14), width: Math.max(1, step - 1), height: (s.requests / peak) * (height - 14) }));
   const points = seconds.map((s, i) => (s.p99_ms ? `${i * step + step / 2},${height - (s.p99_ms / slowest) * (height - 14)}` : null)).filter(Boolean);
-  fill(box, bars, points.length ? svg('polyline', { class: 'line', points: points.join(' ') }) : null,
-    svg('text', { class: 'axis', x: 4, y: 11 }, `${peak} req/s · p99 ${ms(slowest)} ms`));
+  fill(box, bars, points.length ? svg('polyline', { class: 'line', points: points.join(' ') }) : null);
+  // The scale goes in the caption: text inside a stretched SVG would be distorted.
+  $('chart-caption').textContent = `Requests per second (bars, peak ${peak}) and p99 latency (line, up to ${ms(slowest)} ms), last 2 minutes`;
 }

@@ -717,8 +717,9 @@ function chart(seconds) {
   const step = width / Math.max(1, seconds.length);
   const bars = seconds.map((s, i) => svg('rect', { class: 'bar', x: i * step, y: height - (s.requests / peak) * (height - 14), width: Math.max(1, step - 1), height: (s.requests / peak) * (height - 14) }));
   const points = seconds.map((s, i) => (s.p99_ms ? `${i * step + step / 2},${height - (s.p99_ms / slowest) * (height - 14)}` : null)).filter(Boolean);
-  fill(box, bars, points.length ? svg('polyline', { class: 'line', points: points.join(' ') }) : null,
-    svg('text', { class: 'axis', x: 4, y: 11 }, `${peak} req/s · p99 ${ms(slowest)} ms`));
+  fill(box, bars, points.length ? svg('polyline', { class: 'line', points: points.join(' ') }) : null);
+  // The scale goes in the caption: text inside a stretched SVG would be distorted.
+  $('chart-caption').textContent = `Requests per second (bars, peak ${peak}) and p99 latency (line, up to ${ms(slowest)} ms), last 2 minutes`;
 }
 """####)
         case "pins.js":
@@ -1038,9 +1039,9 @@ tr.row:hover, tr.row[aria-selected="true"] { background: #e3ecf5; }
 .s2 { color: var(--ok); } .s3 { color: var(--accent); } .s4 { color: var(--warn); } .s5, .serr { color: var(--bad); font-weight: 600; }
 .tag { display: inline-block; padding: 0 0.3rem; border-radius: 3px; background: #fde8e4; color: var(--bad); margin-right: 0.2rem; }
 .detail { flex: 1 1 40%; border: 1px solid var(--line); padding: 0.5rem 0.75rem; max-height: calc(100vh - 11rem); overflow: auto; }
-.detail dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 0.75rem; margin: 0; }
-.detail dt { color: var(--muted); }
-.detail dd { margin: 0; word-break: break-all; }
+.detail dl, .pin dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 0.75rem; margin: 0; }
+.detail dt, .pin dt { color: var(--muted); }
+.detail dd, .pin dd { margin: 0; word-break: break-all; }
 .detail pre { background: var(--panel); padding: 0.4rem; max-height: 12rem; overflow: auto; white-space: pre-wrap; word-break: break-all; }
 .waterfall { width: 100%; height: 5.5rem; }
 .waterfall .connect { fill: #7b5ea7; } .waterfall .tls { fill: #b0558d; } .waterfall .wait { fill: #5b8db8; } .waterfall .rest { fill: #3f8f5a; }
