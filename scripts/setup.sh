@@ -9,6 +9,8 @@
 #                               h2 scenarios need; h2load comes with nghttp2-client)
 #
 # podman builds the container image (scripts/container.sh), which the test command checks.
+# chromium and python3-venv serve the dashboard's browser tests (DashboardBrowserTests): see the
+# virtual environment step at the end.
 # python3-h2 (the `h2` package for /usr/bin/python3) drives the HTTP/2 conformance tools
 # Tests/Scripts/h2probe.py, h2origin.py and h2conformance.py; python3-prometheus-client parses
 # GET /metrics in the metrics tests.
@@ -27,7 +29,7 @@ done
 
 packages=(libssl-dev libnghttp2-dev node-llhttp pkg-config curl python3
           python3-h2 python3-prometheus-client nghttp2-client openssl ca-certificates
-          podman)
+          podman chromium python3-venv)
 if [[ $bench -eq 1 ]]; then
   packages+=(nginx-light haproxy wrk strace linux-perf gcc)
 fi
@@ -78,5 +80,19 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 if [[ -n "${VERBOSE:-}" ]]; then
   swift --version >&2
+fi
+
+# The dashboard's browser tests drive Debian's chromium with Playwright for Python and check
+# accessibility with axe-core (axe-playwright-python, which ships axe.min.js), both from PyPI.
+# They live in a virtual environment under .build (the system Python is left alone; the venv
+# also sees Debian's modules), made once and again only when a module is missing. Playwright's
+# own browser download is never used: the tests launch /usr/bin/chromium.
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="$root/.build/ui-venv"
+if ! "$venv/bin/python" -c 'import playwright, axe_playwright_python' >/dev/null 2>&1; then
+  echo "setup.sh: installing playwright and axe-playwright-python into $venv" >&2
+  mkdir -p "$root/.build"
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check 'playwright==1.65.2' 'axe-playwright-python==0.1.8'
 fi
 exit 0

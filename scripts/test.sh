@@ -15,6 +15,8 @@ scripts/check-layering.sh
 # The Swift library: builds without Process (iOS), every public symbol documented in
 # docs/library-reference.md, and the README's dependency snippet builds as pasted.
 scripts/check-library.sh
+# The dashboard's files compiled into the binary are the ones in ui/.
+scripts/embed-ui.py --check
 
 # The integration test target depends on the executable, so this also builds the
 # `faultline` the integration tests start: the one next to the test binary, not an

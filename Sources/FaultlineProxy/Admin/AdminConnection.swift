@@ -17,6 +17,8 @@ final class AdminConnection: StreamSocketDelegate {
         /// A complete request is being answered on the admin queue; input is held until then.
         /// `closeAfter` once the client has finished sending.
         case answering(closeAfter: Bool)
+        /// Streaming live exchanges (`GET /exchanges/stream`) until the client leaves; input is ignored.
+        case streaming(AdminLiveStream)
         /// Closed or closing.
         case closed
     }
@@ -58,7 +60,10 @@ final class AdminConnection: StreamSocketDelegate {
     // MARK: Reading
 
     func socket(_ socket: StreamSocket, didRead bytes: UnsafeRawBufferPointer) {
-        if case .closed = phase { return }
+        switch phase {
+        case .closed, .streaming: return
+        case .waiting, .reading, .answering: break
+        }
         if heldStart < held.count {
             // Earlier input waits: this goes behind it.
             held.append(contentsOf: bytes)
@@ -100,7 +105,7 @@ final class AdminConnection: StreamSocketDelegate {
     private var canDecode: Bool {
         switch phase {
         case .waiting, .reading: return socket.pendingWriteBytes <= Self.outputHighWater && !socket.isClosed
-        case .answering, .closed: return false
+        case .answering, .streaming, .closed: return false
         }
     }
 
@@ -183,6 +188,13 @@ final class AdminConnection: StreamSocketDelegate {
             deliver(refusal, keepAlive: head.keepAlive)
             return
         }
+        if request.method == "GET", request.path == AdminLiveStream.path {
+            let stream = AdminLiveStream(socket: socket, feed: context.router.server.live, queue: context.streamQueue,
+                                         cache: context.streamCache, after: AdminLiveStream.cursor(query: request.query))
+            phase = .streaming(stream)
+            stream.start(headers: AdminSecurityHeaders.common + [("Content-Security-Policy", AdminSecurityHeaders.apiPolicy)])
+            return
+        }
         let router = context.router
         let loop = socket.loop
         let reference = AdminConnectionReference(self)
@@ -201,7 +213,9 @@ final class AdminConnection: StreamSocketDelegate {
         if hosts != 1 || !context.hostCheck.allows(request.headers.first("host")) {
             return .error(421, "the Host header must name the admin API (its address, or localhost, 127.0.0.1 or [::1], with its port)")
         }
-        if let refusal = authorize(request) { return refusal }
+        // The dashboard's page, script and style files hold no data: they load without the
+        // token, so the page can ask for it. Every request they make carries it.
+        if !DashboardAssets.isPublic(request), let refusal = authorize(request) { return refusal }
         // CSRF: a page on another site can send a form or a "simple" request (text/plain,
         // form-encoded, multipart) without asking; application/json needs a CORS preflight,
         // which this API never grants. DELETE is never simple, so a bodiless one needs no type.
@@ -256,6 +270,7 @@ final class AdminConnection: StreamSocketDelegate {
             HTTP1Encoder.appendField("Content-Type", response.contentType.utf8, into: &out)
             HTTP1Encoder.appendField("Content-Length", decimal: UInt64(response.body.count), into: &out)
         }
+        for (name, value) in AdminSecurityHeaders.common + response.headers { HTTP1Encoder.appendField(name, value.utf8, into: &out) }
         let staying = keepAlive && !closeAfter
         if !staying { HTTP1Encoder.appendField("Connection", "close".utf8, into: &out) }
         out.append(contentsOf: "\r\n".utf8)
@@ -296,6 +311,8 @@ final class AdminConnection: StreamSocketDelegate {
         switch phase {
         case .waiting(let timer), .reading(let timer):
             socket.loop.cancel(timer)
+        case .streaming(let stream):
+            stream.stop()
         case .answering, .closed:
             break
         }
@@ -323,6 +340,7 @@ final class AdminConnection: StreamSocketDelegate {
     func socketDidConnect(_ socket: StreamSocket) {}
 
     func socket(_ socket: StreamSocket, didFail error: IOError) {
+        if case .streaming(let stream) = phase { stream.stop() }
         phase = .closed
     }
 }

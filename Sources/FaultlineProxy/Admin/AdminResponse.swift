@@ -6,6 +6,8 @@ struct AdminResponse: Sendable {
     let body: [UInt8]
     /// The body's media type.
     var contentType = "application/json"
+    /// Fields besides Content-Type, Content-Length and `AdminSecurityHeaders.common`.
+    var headers: [(StaticString, String)] = [("Content-Security-Policy", AdminSecurityHeaders.apiPolicy)]
 
     /// `value` encoded as JSON: sorted keys (so answers are stable for diffs and tests),
     /// indented, slashes as they are, and a final newline.

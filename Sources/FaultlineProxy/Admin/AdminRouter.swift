@@ -15,7 +15,7 @@ struct AdminRouter: Sendable {
         "GET /requests", "GET /sessions", "POST /sessions", "GET /sessions/{id}", "DELETE /sessions/{id}",
         "GET /sessions/{id}/rules", "POST /sessions/{id}/rules", "GET /sessions/{id}/rules/{name}",
         "PUT /sessions/{id}/rules/{name}", "DELETE /sessions/{id}/rules/{name}", "POST /sessions/{id}/reset",
-        "GET /sessions/{id}/requests",
+        "GET /sessions/{id}/requests", "GET /ui/", "GET /exchanges", "GET /exchanges/{seq}", "GET /exchanges/stream", "GET /overview",
     ]
 
     func respond(to request: AdminRequest) -> AdminResponse {
@@ -42,6 +42,14 @@ struct AdminRouter: Sendable {
             return sessions(method, Array(segments.dropFirst()), request)
         case "requests" where segments.count == 1:
             return globalRequests(request)
+        case "ui":
+            return dashboard(method, Array(segments.dropFirst()), request)
+        case nil:
+            return rootRedirect(request)
+        case "exchanges":
+            return exchanges(method, Array(segments.dropFirst()), request)
+        case "overview" where segments.count == 1:
+            return overview(request)
         default:
             return notFound(request)
         }

@@ -18,7 +18,11 @@ final class AdminServer: Sendable {
         boundAddress = bound
         let context = AdminContext(
             router: router, hostCheck: AdminHostCheck(configuredHost: config.address.host, port: bound.port),
-            queue: DispatchQueue(label: "faultline.admin"), connections: ConnectionCounter(ceiling: Self.maxConnections))
+            queue: DispatchQueue(label: "faultline.admin"), streamQueue: DispatchQueue(label: "faultline.admin.stream"),
+            streamCache: LiveSummaryCache(),
+            connections: ConnectionCounter(ceiling: Self.maxConnections))
+        // The dashboard reads the live feed; without an admin listener nothing would.
+        router.server.live.switchOn()
         acceptor = AdminAcceptor(fd: fds[0], loop: loop, context: context)
         let acceptor = self.acceptor
         loop.execute { acceptor.start() }
@@ -40,6 +44,10 @@ struct AdminContext: Sendable {
     /// Where requests are answered: off the event loop, one at a time, so rule changes
     /// apply in the order they arrived and a compile never stalls proxy traffic.
     let queue: DispatchQueue
+    /// Where live streams encode their batches, so a busy dashboard never delays a rule change.
+    let streamQueue: DispatchQueue
+    /// Summaries encoded once for every live stream.
+    let streamCache: LiveSummaryCache
     /// Open admin connections, against `AdminServer.maxConnections`.
     let connections: ConnectionCounter
 }

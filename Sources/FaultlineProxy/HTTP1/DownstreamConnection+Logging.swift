@@ -9,7 +9,7 @@ extension DownstreamConnection {
     @discardableResult
     func startTrace(_ head: HTTPHead?, log: TrafficLog, inSession: Bool = false) -> ExchangeTrace? {
         let trace = ExchangeTrace.start(head, log: log, scheme: scheme, now: context.loop.now,
-                                        journaled: inSession || context.state.journal.isOn)
+                                        journaled: inSession || context.state.keepsExchangeRecords)
         requestsBegun += 1
         if let trace {
             trace.attempt = requestsBegun

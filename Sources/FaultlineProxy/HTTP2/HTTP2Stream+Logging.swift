@@ -9,7 +9,7 @@ extension HTTP2Stream {
     @discardableResult
     func startTrace(_ head: HTTPHead?, inSession: Bool = false) -> ExchangeTrace? {
         let trace = ExchangeTrace.start(head, log: context.snapshot.log, scheme: connection.scheme, now: context.loop.now,
-                                        clientProtocol: .http2, journaled: inSession || context.state.journal.isOn)
+                                        clientProtocol: .http2, journaled: inSession || context.state.keepsExchangeRecords)
         connection.streamsBegun += 1
         if let trace {
             trace.http2StreamID = id

@@ -1,14 +1,15 @@
 import FaultlineLog
 
-/// The end of an exchange's record: the log line or HAR entry, and the journal entries.
+/// The end of an exchange's record: the log line or HAR entry, the dashboard's feed, and the journal entries.
 extension ExchangeTrace {
-    /// Builds the record once and hands it to the log (when it wants one), the global
-    /// journal and the session's journal. `now` is the monotonic end time.
+    /// Builds the record once and hands it to the log (when it wants one), the dashboard's
+    /// live feed (when an admin listener exists), the global journal and the session's journal. `now` is the monotonic end time.
     func finish(client: (ip: String, port: Int?), now: UInt64, state: ProxyServerState) {
         var record = self.record(policy: log.policy, client: client, now: now)
         record.session = session?.id
         record.sessionUnknown = sessionUnknown
         if logged { log.write(exchange: record) }
+        state.live.publish(record, now: now)
         let global = state.journal
         guard global.isOn || session != nil else { return }
         let entry = JournalEntry(record: record, startNs: start, session: session?.id, sessionUnknown: sessionUnknown,

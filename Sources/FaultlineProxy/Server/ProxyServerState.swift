@@ -23,6 +23,8 @@ final class ProxyServerState: Sendable {
     let sessions = SessionRegistry()
     /// The global request journal (`journal.capacity`, 0 = off).
     let journal: RequestJournal
+    /// The dashboard's recent exchanges and per-second traffic (kept while an admin listener exists).
+    let live = LiveFeed()
     /// Where notable events go (the executable prints them).
     private let eventSink: @Sendable (ProxyEvent) -> Void
 
