@@ -42,11 +42,15 @@ enum ByteMatch {
         return true
     }
 
-    /// Glob match: `*` is any run of bytes (including `/`), `?` exactly one byte. Two
-    /// pointers with backtracking to the last star: O(n·m) worst case, never exponential.
-    static func glob(_ input: UnsafeRawBufferPointer, _ pattern: UnsafeRawBufferPointer) -> Bool {
+    /// Glob match: `*` is any run of bytes (including `/`), `?` exactly one byte (a plain
+    /// byte when `questionMarkIsWildcard` is false: header and query values). Two pointers
+    /// with backtracking to the last star: O(n·m) worst case, never exponential.
+    static func glob(
+        _ input: UnsafeRawBufferPointer, _ pattern: UnsafeRawBufferPointer, questionMarkIsWildcard: Bool = true
+    ) -> Bool {
         let star = UInt8(ascii: "*")
-        let any = UInt8(ascii: "?")
+        // 0x2A never equals "?" so a literal "?" only matches itself when wildcards are off.
+        let any = questionMarkIsWildcard ? UInt8(ascii: "?") : star
         var pi = 0
         var si = 0
         var lastStar = -1

@@ -20,6 +20,9 @@ struct CompiledMatcher: Sendable {
     /// Indexes into the table's method spans; empty accepts every method.
     let methods: Range<Int>
     let path: PathRule
+    /// Whether the route also has `RequestConditions` (headers, query, cookies, client, not),
+    /// checked only after host, method and path match.
+    let hasConditions: Bool
 
     /// Compiles `match`, storing its patterns in `arena`.
     init(_ match: RouteMatch, arena: inout PatternArena) {
@@ -29,6 +32,7 @@ struct CompiledMatcher: Sendable {
         case .wildcard(let suffix)?: host = .subdomainOf(arena.add(Array(("." + suffix.lowercased()).utf8)))
         }
         methods = arena.addMethods(match.methods ?? [])
+        hasConditions = match.hasRequestConditions
         switch match.path {
         case nil: path = .any
         case .exact(let text)?: path = .exact(arena.add(Array(text.utf8)))

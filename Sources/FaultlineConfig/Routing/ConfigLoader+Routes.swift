@@ -85,7 +85,8 @@ extension ConfigLoader {
         return RouteConfig(name: name, match: match, upstream: upstream, faults: faults)
     }
 
-    private static func readMatch(_ object: FieldReader, _ diagnostics: inout Diagnostics) -> RouteMatch {
+    /// A `match` object (also a `not` inside one).
+    static func readMatch(_ object: FieldReader, _ diagnostics: inout Diagnostics) -> RouteMatch {
         var host: HostPattern?
         if let text = object.string("host", expected: "a host name or \"*.domain\" wildcard", &diagnostics) {
             host = HostPattern(text)
@@ -95,7 +96,13 @@ extension ConfigLoader {
                     "expected a host name, IP literal or \"*.domain\" wildcard without a port, got \(JSONValue.quoted(text))")
             }
         }
-        return RouteMatch(host: host, methods: readMethods(object, &diagnostics), path: readPath(object, &diagnostics))
+        return RouteMatch(
+            host: host, methods: readMethods(object, &diagnostics), path: readPath(object, &diagnostics),
+            headers: readFieldConditions(object, "headers", &diagnostics),
+            query: readFieldConditions(object, "query", &diagnostics),
+            cookies: readFieldConditions(object, "cookies", &diagnostics),
+            client: readClient(object, &diagnostics),
+            not: object.object("not", known: ConfigKeys.routeMatch, &diagnostics).map { readMatch($0, &diagnostics) })
     }
 
     private static func readMethods(_ object: FieldReader, _ diagnostics: inout Diagnostics) -> [String]? {

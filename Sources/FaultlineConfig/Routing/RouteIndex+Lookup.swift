@@ -4,7 +4,8 @@ extension RouteIndex {
     func firstMatch(
         host: UnsafeRawBufferPointer?, method: UnsafeRawBufferPointer, path: UnsafeRawBufferPointer,
         matchers: UnsafeBufferPointer<CompiledMatcher>, arena: UnsafeRawBufferPointer,
-        methodSpans: UnsafeBufferPointer<ByteSpan>
+        methodSpans: UnsafeBufferPointer<ByteSpan>, request: RouteRequest,
+        conditions: UnsafeBufferPointer<RequestConditions?>
     ) -> Int? {
         var candidates = RouteIndexCandidates(always: always)
         if path.count > 0 && path[0] == UInt8(ascii: "/") {
@@ -22,8 +23,13 @@ extension RouteIndex {
         }
         return entries.withUnsafeBufferPointer { entries in
             while let position = candidates.popSmallest(entries) {
-                if matchers[position].matches(
-                    host: host, method: method, path: path, arena: arena, methodSpans: methodSpans) {
+                let matcher = matchers[position]
+                guard matcher.matches(host: host, method: method, path: path, arena: arena, methodSpans: methodSpans) else {
+                    continue
+                }
+                if !matcher.hasConditions { return position }
+                if let extra = conditions[position],
+                   extra.matches(request, host: host, method: method, path: path, arena: arena, methodSpans: methodSpans) {
                     return position
                 }
             }

@@ -1,4 +1,5 @@
-/// The conditions of a route; a nil condition matches anything.
+/// The conditions of a route; a nil or empty condition matches anything. All conditions
+/// must hold (docs/config.md, "Matching").
 public struct RouteMatch: Sendable, Equatable {
     /// Host the request must be addressed to.
     public let host: HostPattern?
@@ -6,11 +7,36 @@ public struct RouteMatch: Sendable, Equatable {
     public let methods: [String]?
     /// Path condition (query excluded).
     public let path: PathPattern?
+    /// Header conditions (names lowercased); all must hold.
+    public let headers: [FieldCondition]
+    /// Query parameter conditions; all must hold.
+    public let query: [FieldCondition]
+    /// Cookie conditions; all must hold.
+    public let cookies: [FieldCondition]
+    /// Client address blocks; empty accepts every client, otherwise one must contain it.
+    public let client: [ClientNetwork]
+    /// Holds the `not` match (zero or one element: an array gives the recursion its storage).
+    private let negation: [RouteMatch]
+
+    /// A match that must not hold for the route to take the request.
+    public var not: RouteMatch? { negation.first }
+
+    /// Whether the match has conditions beyond host, methods and path.
+    var hasRequestConditions: Bool {
+        !headers.isEmpty || !query.isEmpty || !cookies.isEmpty || !client.isEmpty || !negation.isEmpty
+    }
 
     /// Creates a match; the default matches every request.
-    public init(host: HostPattern? = nil, methods: [String]? = nil, path: PathPattern? = nil) {
+    public init(host: HostPattern? = nil, methods: [String]? = nil, path: PathPattern? = nil,
+                headers: [FieldCondition] = [], query: [FieldCondition] = [], cookies: [FieldCondition] = [],
+                client: [ClientNetwork] = [], not: RouteMatch? = nil) {
         self.host = host
         self.methods = methods
         self.path = path
+        self.headers = headers
+        self.query = query
+        self.cookies = cookies
+        self.client = client
+        self.negation = not.map { [$0] } ?? []
     }
 }

@@ -130,21 +130,8 @@ struct ExchangeStarter {
 
     /// The first route of `session`'s rules (nil: of the global routes) that takes `head`.
     private func match(_ head: HTTPHead, session: SessionRuleSet?) -> CompiledRoute? {
-        let host = head.headers.firstIndex(of: "host")
-        let routes = snapshot.routes
-        return head.headers.bytes.withUnsafeBytes { raw -> CompiledRoute? in
-            let hostBytes = host.map { index -> UnsafeRawBufferPointer in
-                let field = head.headers.fields[index]
-                return UnsafeRawBufferPointer(rebasing: raw[Int(field.valueStart)..<Int(field.valueEnd)])
-            }
-            var method = head.method
-            return method.withUTF8 { method in
-                head.path.withUnsafeBytes { path in
-                    guard let session else { return routes.match(host: hostBytes, method: UnsafeRawBufferPointer(method), path: path) }
-                    return session.route(host: hostBytes, method: UnsafeRawBufferPointer(method), path: path, global: routes)
-                }
-            }
-        }
+        guard let session else { return snapshot.routes.match(head, client: clientIP) }
+        return session.route(head, client: clientIP, global: snapshot.routes)
     }
 
     /// A record of its own for the faults that fired on a request (`log.fault_events`).

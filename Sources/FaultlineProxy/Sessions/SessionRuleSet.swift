@@ -1,4 +1,5 @@
 import FaultlineConfig
+import FaultlineHTTP
 
 /// A session's rules compiled for matching: their own route table and their own fault
 /// decider (the session's seed, its own counters). Immutable; a change or a reload compiles
@@ -40,11 +41,10 @@ final class SessionRuleSet: Sendable {
     /// The session rule for a request, with the upstream it goes to: the rule's own, or that
     /// of `global`'s route for the request. Nil when no rule matches (or the rule needs a
     /// global route and none matches): the global routes decide.
-    func route(host: UnsafeRawBufferPointer?, method: UnsafeRawBufferPointer, path: UnsafeRawBufferPointer,
-               global: RouteTable) -> CompiledRoute? {
-        guard let rule = table.match(host: host, method: method, path: path) else { return nil }
+    func route(_ head: HTTPHead, client: String, global: RouteTable) -> CompiledRoute? {
+        guard let rule = table.match(head, client: client) else { return nil }
         guard rule.index < inherits.count, inherits[rule.index] else { return rule }
-        guard let route = global.match(host: host, method: method, path: path) else { return nil }
+        guard let route = global.match(head, client: client) else { return nil }
         return CompiledRoute(index: rule.index, name: rule.name, upstream: route.upstream, faults: rule.faults)
     }
 }
