@@ -42,6 +42,19 @@ struct BuilderAcceptanceTests {
         #expect(try await faultline.add(everything) == "all")
     }
 
+    @Test func requestConditionBuildersAreAcceptedGloballyAndInASession() async throws {
+        let faultline = try await Launching.faultline()
+        defer { faultline.stop() }
+        let rule = Rule.pathPrefix("/api").header("X-Test", "1").header("authorization", present: false)
+            .query("mode", "fail*").query("debug", present: true).cookie("session", "abc").cookie("beta", present: false)
+            .client("127.0.0.0/8", "::1").not(.any.header("x-canary", present: true)).fault(.status(503))
+        #expect(try await faultline.add(rule.named("conditions")) == "conditions")
+        let inSession = try await faultline.session { session in
+            try await session.add(rule.named("conditions"))
+        }
+        #expect(inSession == "conditions")
+    }
+
     @Test func everyBuilderIsAcceptedAsASessionRule() async throws {
         let faultline = try await Launching.faultline()
         defer { faultline.stop() }

@@ -18,6 +18,13 @@ struct RuleEncodingTests {
         #expect(Rule.path("/users").jsonText == #"{"match":{"path":"/users"}}"#)
     }
 
+    @Test func requestConditionBuildersEncodeAsTheConfigKeys() {
+        let rule = Rule.pathPrefix("/api").header("X-Test", "1").header("authorization", present: false)
+            .query("mode", "fail*").query("debug", present: true).cookie("session", "abc").cookie("beta", present: false)
+            .client("127.0.0.0/8", "::1").not(.any.header("x-canary", present: true))
+        #expect(rule.jsonText == #"{"match":{"client":["127.0.0.0/8","::1"],"cookies":{"beta":false,"session":"abc"},"headers":{"authorization":false,"x-test":"1"},"not":{"headers":{"x-canary":true}},"path_prefix":"/api","query":{"debug":true,"mode":"fail*"}}}"#)
+    }
+
     @Test func statusWithBodyAndHeaders() {
         let fault = Fault.status(500, body: "<html>Oops</html>", contentType: "text/html", headers: ["X-A": "1"])
         #expect(fault.jsonText == #"{"status":{"body":"<html>Oops</html>","code":500,"content_type":"text/html","headers":{"X-A":"1"}}}"#)
