@@ -38,12 +38,29 @@ struct AdminAnswer: Decodable {
         let path: String?
         let pathPrefix: String?
         let pathGlob: String?
+        let headers: Present?
+        let query: Present?
+        let cookies: Present?
+        let client: Present?
+        let not: Present?
 
         private enum CodingKeys: String, CodingKey {
             case host, methods, path
             case pathPrefix = "path_prefix"
             case pathGlob = "path_glob"
+            case headers, query, cookies, client, not
         }
+
+        /// The names of the request conditions beyond host, methods and path that are set.
+        var conditions: [String] {
+            [("headers", headers), ("query", query), ("cookies", cookies), ("client", client), ("not", not)]
+                .compactMap { $0.1 == nil ? nil : $0.0 }
+        }
+    }
+
+    /// A member whose presence is all the table shows (its value is any JSON).
+    struct Present: Decodable {
+        init(from decoder: any Decoder) throws {}
     }
 
     /// `/stats`' HTTP/2 traffic counters.

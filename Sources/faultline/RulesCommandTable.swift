@@ -52,7 +52,7 @@ enum RulesCommandTable {
         return lines
     }
 
-    /// `GET /users* host example.com`-style summary of a match; `*` for everything.
+    /// `GET /users* host example.com +headers,query`-style summary of a match; `*` for everything.
     static func match(_ match: AdminAnswer.Match) -> String {
         var parts: [String] = []
         if let methods = match.methods { parts.append(methods.joined(separator: ",")) }
@@ -60,6 +60,7 @@ enum RulesCommandTable {
         if let path = match.pathPrefix { parts.append(path + "*") }
         if let path = match.pathGlob { parts.append("glob:" + path) }
         if let host = match.host { parts.append("host " + host) }
+        if !match.conditions.isEmpty { parts.append("+" + match.conditions.joined(separator: ",")) }
         return parts.isEmpty ? "*" : parts.joined(separator: " ")
     }
 

@@ -98,6 +98,13 @@ struct MatchConditionTests {
         #expect((negated?["not"] as? [String: Any])?["headers"] as? [String: Bool] == ["x-canary": true], "\(listed)")
         let header = listed.first { $0["name"] as? String == "header-exact" }?["match"] as? [String: Any]
         #expect(header?["headers"] as? [String: String] == ["x-test": "1"], "\(listed)")
+
+        // `faultline rules list` names the conditions beside the path.
+        let (exit, output) = try await FaultlineProcess.command(["rules", "list", "--admin", stack.adminURL])
+        #expect(exit == 0, "\(output)")
+        let lines = output.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("query ") && $0.contains("/q +query") }, "\(output)")
+        #expect(lines.contains { $0.hasPrefix("not-canary ") && $0.contains("/n +not") }, "\(output)")
     }
 
     @Test func sessionRulesMatchOnHeaders() async throws {
