@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineHTTP
 @testable import FaultlineConfig
 
 /// What the proxy builds from an accepted configuration, run once per accepted input.
@@ -18,6 +19,16 @@ enum ConfigCompilation {
         let path = Array("/a/b".utf8)
         _ = host.withUnsafeBytes { host in
             method.withUnsafeBytes { method in path.withUnsafeBytes { path in table.match(host: host, method: method, path: path) } }
+        }
+        // The request-head conditions (headers, query, cookies, client, not) on a full head.
+        var head = HTTPHead()
+        head.method = "GET"
+        head.target = Array("/a/b?x=1&flag&y=a%20b".utf8)
+        head.headers.add(name: "Host", value: "example.test")
+        head.headers.add(name: "X-Test", value: "1")
+        head.headers.add(name: "Cookie", value: "a=1; session=abc")
+        for client in ["127.0.0.1", "::1", "::ffff:10.0.0.1", ""] {
+            _ = table.match(head, client: client)
         }
     }
 }
