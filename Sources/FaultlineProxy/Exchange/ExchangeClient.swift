@@ -1,5 +1,4 @@
 import FaultlineHTTP
-import FaultlineConfig
 
 /// The client-side operations an exchange's actions come down to. The HTTP/1 connection
 /// writes them as HTTP/1 bytes; `HTTP2Stream` writes them as frames on its stream (see
@@ -15,14 +14,9 @@ protocol ExchangeClient: AnyObject {
     func forwardResponseBody(_ bytes: UnsafeRawBufferPointer, part: ResponseBodyPart, exchange: Exchange)
     /// Ends the response body.
     func endResponseBody(chunked: Bool, exchange: Exchange)
-    /// Writes a response Faultline makes itself (`exchange` nil: no request was parsed).
-    func writeLocalResponse(_ response: LocalResponse, exchange: Exchange?)
-    /// Writes a status fault's synthesized response.
-    func writeFaultResponse(_ status: StatusFault, keepAlive: Bool, exchange: Exchange)
-    /// Writes bytes that are not HTTP.
-    func writeGarbage()
-    /// Writes a 200 head followed by broken chunk framing.
-    func writeBadChunkFraming(exchange: Exchange)
+    /// Encodes a response Faultline makes itself (`exchange` nil: no request was parsed),
+    /// unless the client already has a response; notes it first (`noteOwnResponse`).
+    func writeOwnResponse(_ response: OwnResponse, exchange: Exchange?)
     /// Relays bytes both ways from now on.
     func startTunnel(exchange: Exchange)
     /// The exchange ended normally: keep the client for the next request, or close it.

@@ -75,6 +75,19 @@ extension ExchangeHost {
         trace?.countRequestBody(bytes)
     }
 
+    /// Notes `response` on the record, as its `record` says.
+    func noteOwnResponse(_ response: OwnResponse) {
+        switch response.record {
+        case .local(let contentType, let headers, let body)?:
+            trace?.noteLocalResponse(status: response.status, contentType: contentType, headers: headers, body: body,
+                                     now: context.loop.now)
+        case .status?:
+            trace?.status = response.status
+        case nil:
+            break
+        }
+    }
+
     /// A record of its own for an upstream TLS handshake that failed.
     func logUpstreamTLSFailure(upstream: String, reason: String) {
         trace?.logUpstreamTLSFailure(upstream: upstream, reason: reason)
@@ -123,16 +136,17 @@ extension ExchangeHost {
         case .writeLocalResponse:
             guard case .local(let response) = exchange.machine.answer else { return }
             exchange.clientStatus = response.status
-            writeLocalResponse(response, exchange: exchange)
+            writeOwnResponse(.local(response, requestID: trace?.visibleRequestID), exchange: exchange)
         case .writeFaultResponse:
             guard case .fault(let status, let keepAlive) = exchange.machine.answer else { return }
             exchange.clientStatus = status.code
-            writeFaultResponse(status, keepAlive: keepAlive, exchange: exchange)
+            writeOwnResponse(.fault(status, keepAlive: keepAlive, exchange: exchange, requestID: trace?.visibleRequestID),
+                             exchange: exchange)
         case .writeGarbage:
-            writeGarbage()
+            writeOwnResponse(.garbage, exchange: exchange)
         case .writeBadChunkFraming:
             exchange.clientStatus = 200
-            writeBadChunkFraming(exchange: exchange)
+            writeOwnResponse(.badChunkFraming(marker: exchange.machine.setup.faultMarker), exchange: exchange)
         case .startTunnel:
             startTunnel(exchange: exchange)
         case .awaitPacerDrain:

@@ -104,7 +104,9 @@ extension DownstreamConnection {
     /// written, then the connection closes.
     func writeLocalAndClose(_ response: LocalResponse) {
         guard !phase.isClosed else { return }
-        writeLocalResponse(response, exchange: nil)
+        // No request was parsed: the answer gets a record of its own, whose id it carries.
+        if trace == nil { startTrace(nil, log: context.snapshot.log) }
+        writeOwnResponse(.local(response, requestID: trace?.visibleRequestID), exchange: nil)
         if let error = response.error { trace?.fail(error, response.message) }
         closeAfterFlush()
     }

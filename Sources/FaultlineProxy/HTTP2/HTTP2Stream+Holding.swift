@@ -56,7 +56,8 @@ extension HTTP2Stream {
         let milliseconds = context.snapshot.config.clientTimeouts.idleMs
         let message = "request body stalled for \(milliseconds) ms"
         trace?.fail(.clientTimeout, message)
-        writeLocalResponse(LocalResponse(status: 408, message: message, keepAlive: true), exchange: nil)
+        writeOwnResponse(.local(LocalResponse(status: 408, message: message, keepAlive: true), requestID: trace?.visibleRequestID),
+                         exchange: nil)
         endExchange()
     }
 

@@ -155,8 +155,8 @@ final class HTTP2Stream {
         trace?.fail(.badRequest, "bad request: \(refusal.description)")
         if response == .notStarted {
             exchange?.clientStatus = 431
-            writeLocalResponse(LocalResponse(status: 431, message: "Request Header Fields Too Large", keepAlive: true),
-                               exchange: exchange)
+            writeOwnResponse(.local(LocalResponse(status: 431, message: "Request Header Fields Too Large", keepAlive: true),
+                                    requestID: trace?.visibleRequestID), exchange: exchange)
         } else {
             reset(.protocolError)
         }
