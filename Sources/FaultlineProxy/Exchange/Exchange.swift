@@ -11,7 +11,7 @@ final class Exchange {
     /// nil for a request refused before routing found one.
     let route: CompiledRoute?
     /// The head sent upstream, kept so a request that met a stale pooled connection can be retried.
-    let upstreamHead: [UInt8]
+    let upstreamHead: UpstreamRequestHead
     /// The decisions.
     var machine: ExchangeMachine
 
@@ -39,7 +39,7 @@ final class Exchange {
     /// The decider `decision` came from: the snapshot's, or a session's.
     private let decider: FaultDecider?
 
-    init(snapshot: ConfigSnapshot, route: CompiledRoute?, upstreamHead: [UInt8], machine: ExchangeMachine,
+    init(snapshot: ConfigSnapshot, route: CompiledRoute?, upstreamHead: UpstreamRequestHead, machine: ExchangeMachine,
          decision: FaultDecision? = nil, decider: FaultDecider? = nil) {
         self.snapshot = snapshot
         self.route = route

@@ -43,7 +43,7 @@ extension ExchangeHost {
         exchange.upstream = .http1(connection)
         // The head and the body bytes that came with it leave together when the read pass ends.
         corkUpstream(connection)
-        connection.socket.write(exchange.upstreamHead)
+        if case .http1(let head) = exchange.upstreamHead { connection.socket.write(head) }
         if let replay = exchange.replayBody, !replay.isEmpty {
             // A retry: what the failed attempt had sent of the body goes again.
             connection.socket.write(replay)

@@ -14,7 +14,7 @@ extension ExchangeHost {
     func connectUpstreamStream(_ exchange: Exchange, route: CompiledRoute, address: SocketAddress,
                                requestComplete: Bool) {
         let upstream = route.upstream
-        guard let fields = HTTP2UpstreamRequest.fields(fromHTTP1Head: exchange.upstreamHead, scheme: upstream.scheme) else {
+        guard case .http2(let fields) = exchange.upstreamHead else {
             run(exchange.machine.upstreamFailed(.http2("the request head cannot be sent as HTTP/2"),
                                                 attempt: UpstreamAttemptFacts()), on: exchange)
             return
