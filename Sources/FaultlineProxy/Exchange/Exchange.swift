@@ -82,9 +82,9 @@ final class Exchange {
         route.map { $0.upstream.httpProtocol != .http11 } ?? false
     }
 
-    /// What the machine needs to know of the attempt that failed on `connection`.
-    func facts(of connection: UpstreamConnection) -> UpstreamAttemptFacts {
-        UpstreamAttemptFacts(reused: connection.isReused, sawResponseBytes: connection.sawResponseBytes,
-                             sentNothing: connection.sentNothing, replayable: replayBody != nil)
+    /// Whether the exchange became a tunnel (after a 101): no request body is read then.
+    var isTunnel: Bool {
+        if case .tunnel = machine.state { return true }
+        return false
     }
 }

@@ -10,17 +10,16 @@ import FaultlineIO
 /// retries, writing and holding the request, timers, fault steps, the log record's error) is
 /// carried out here, once for every protocol; what reaches the client goes through the
 /// `ExchangeClient` requirements, which each protocol writes its own way. The upstream leg
-/// reports to the host (`UpstreamConnectionOwner` for an HTTP/1 connection,
-/// `UpstreamStreamOwner` for an HTTP/2 stream, both implemented for every host but their
-/// flow-control hooks), so its events reach the same machine whatever the upstream speaks. How an HTTP/2 stream plugs in:
-/// docs/architecture.md, "Adapters".
+/// reports to the host as its `UpstreamLegOwner` (implemented once, here, for every host but
+/// the flow-control hooks below), so its events reach the same machine whatever the upstream
+/// speaks. How an HTTP/2 stream plugs in: docs/architecture.md, "Adapters".
 ///
 /// `DownstreamConnection` is the HTTP/1 host (one exchange at a time, pipelined requests
 /// queued). `HTTP2Stream` is the host of one HTTP/2 stream: HEADERS start an exchange,
 /// DATA frames are `requestBodyReceived`, END_STREAM is `requestEnded`; the client writes
 /// become HEADERS and DATA frames on the stream, `closeClient` an RST_STREAM, and its
 /// deadline and read pausing map to the stream's timers and flow-control window.
-protocol ExchangeHost: ExchangeClient, UpstreamConnectionOwner, UpstreamStreamOwner {
+protocol ExchangeHost: ExchangeClient, UpstreamLegOwner {
     /// The loop the host lives on, its pool and shared state.
     var context: LoopContext { get }
     /// The exchange in progress.
@@ -32,12 +31,21 @@ protocol ExchangeHost: ExchangeClient, UpstreamConnectionOwner, UpstreamStreamOw
     var trace: ExchangeTrace? { get }
     /// The host's one deadline for the exchange (request body, upstream connect and response).
     var deadline: ConnectionDeadline { get set }
-    /// The upstream whose writes are held back until the host's current pass ends.
-    var corkedUpstream: UpstreamConnection? { get set }
-    /// Sends what was corked and applies backpressure to the client.
-    func releaseUpstreamCork()
+    /// The upstream socket whose writes are held back until the host's current pass ends.
+    var corkedUpstream: StreamSocket? { get set }
+    /// An upload throttle holds client reads until this time (monotonic ns).
+    var uploadPausedUntil: UInt64 { get set }
     /// Pauses or resumes reading from the client.
     func setClientReading(_ reading: Bool)
+    /// Events of one upstream read are about to be delivered (the host may batch its writes).
+    func upstreamWillDeliver()
+    /// Events of one upstream read have been delivered by `leg`: the host applies
+    /// backpressure (`leg.setResponseReading(false)`) if its client is behind.
+    func upstreamDidDeliver(_ leg: UpstreamLeg)
+    /// The upstream took the request bytes it was given: the client may send more.
+    func upstreamDidDrain()
+    /// After a 101, bytes from the upstream for the client (HTTP/1 only).
+    func relayTunnelBytes(_ bytes: UnsafeRawBufferPointer, from leg: UpstreamLeg)
 }
 
 /// What is the same for every host: its deadline, the upstream cork, its record.
@@ -52,12 +60,36 @@ extension ExchangeHost {
         deadline.disarm()
     }
 
-    /// Holds `upstream`'s writes until the host's read pass ends (then `releaseUpstreamCork`).
-    func corkUpstream(_ upstream: UpstreamConnection) {
-        guard corkedUpstream !== upstream else { return }
-        corkedUpstream?.socket.uncork()
-        upstream.socket.cork()
-        corkedUpstream = upstream
+    /// Holds `socket`'s writes until the host's read pass ends (then `releaseUpstreamCork`).
+    func corkUpstream(_ socket: StreamSocket) {
+        guard corkedUpstream !== socket else { return }
+        corkedUpstream?.uncork()
+        socket.cork()
+        corkedUpstream = socket
+    }
+
+    /// Sends what was corked; while the upstream has not taken the request bytes, the client
+    /// is not read.
+    func releaseUpstreamCork() {
+        if let corked = corkedUpstream {
+            corkedUpstream = nil
+            corked.uncork()
+        }
+        if let upstream = exchange?.upstream, upstream.pendingRequestBytes > 0 {
+            setClientReading(false)
+        }
+    }
+
+    /// An upload throttle: after reading `count` bytes of a request body, the client is not
+    /// read for as long as the exchange says those bytes should have taken.
+    func throttleUpload(afterReading count: Int) {
+        guard let exchange, !exchange.isTunnel, let pause = exchange.machine.uploadPause(afterReading: count) else { return }
+        setClientReading(false)
+        uploadPausedUntil = context.loop.now &+ UInt64(pause) &* 1_000_000
+        context.loop.schedule(afterMilliseconds: pause) { [weak self, weak exchange] in
+            guard let self, let exchange, self.isCurrent(exchange), !exchange.isTunnel else { return }
+            if exchange.upstream?.pendingRequestBytes ?? 0 == 0 { self.setClientReading(true) }
+        }
     }
 
     /// Notes the response head the client gets.

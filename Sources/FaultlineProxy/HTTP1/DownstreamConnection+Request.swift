@@ -111,34 +111,11 @@ extension DownstreamConnection {
         closeAfterFlush()
     }
 
-    /// Sends what was written upstream while decoding and applies backpressure to the client.
-    func releaseUpstreamCork() {
-        if let corked = corkedUpstream {
-            corkedUpstream = nil
-            corked.socket.uncork()
-        }
-        if !phase.isClosed, let upstream = exchange?.upstream, upstream.pendingRequestBytes > 0 {
-            socket.setReading(false)
-        }
-    }
-
     /// Relays client bytes to the upstream after a 101.
     func relayToUpstream(_ bytes: UnsafeRawBufferPointer, exchange: Exchange) {
         guard let upstream = exchange.upstream?.connection else { return }
         run(exchange.machine.tunnelActivity(), on: exchange)
         upstream.socket.write(bytes)
         if upstream.socket.pendingWriteBytes > 0 { socket.setReading(false) }
-    }
-
-    /// An upload throttle: after reading `count` bytes of a request body, stop reading for as
-    /// long as the exchange says those bytes should have taken.
-    func throttleUpload(afterReading count: Int) {
-        guard case .exchange(let exchange) = phase, let pause = exchange.machine.uploadPause(afterReading: count) else { return }
-        socket.setReading(false)
-        uploadPausedUntil = context.loop.now &+ UInt64(pause) &* 1_000_000
-        context.loop.schedule(afterMilliseconds: pause) { [weak self, weak exchange] in
-            guard let self, let exchange, case .exchange(let current) = self.phase, current === exchange else { return }
-            if exchange.upstream?.pendingRequestBytes ?? 0 == 0 { self.socket.setReading(true) }
-        }
     }
 }

@@ -77,7 +77,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// An upload throttle holds client reads until this time (monotonic ns).
     var uploadPausedUntil: UInt64 = 0
     /// The upstream whose writes are held back until the current decoding pass ends.
-    var corkedUpstream: UpstreamConnection?
+    var corkedUpstream: StreamSocket?
 
     static let pipelineLimit = 64 * 1024
 

@@ -58,7 +58,7 @@ final class HTTP2Stream {
     /// An upload throttle holds the window closed until this time (monotonic ns).
     var uploadPausedUntil: UInt64 = 0
     /// The upstream whose writes are held until the current event is handled.
-    var corkedUpstream: UpstreamConnection?
+    var corkedUpstream: StreamSocket?
     /// Whether this stream paused its upstream because its outbound queue is long.
     var upstreamPaused = false
 
