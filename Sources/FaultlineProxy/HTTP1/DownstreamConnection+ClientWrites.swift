@@ -47,7 +47,7 @@ extension DownstreamConnection: ExchangeClient {
     func writeOwnResponse(_ response: OwnResponse, exchange: Exchange?) {
         guard !phase.isClosed else { return }
         noteOwnResponse(response)
-        let keepAlive = response.keepAlive && !draining && !context.draining
+        let keepAlive = response.keepAlive && !context.draining
         socket.write(OwnResponseHTTP1.bytes(of: response, close: !keepAlive))
     }
 

@@ -94,7 +94,7 @@ extension DownstreamConnection {
         if let origin = received.originFormTarget { head.target = origin }
         let starter = ExchangeStarter(snapshot: snapshot, clientIP: clientIP, scheme: scheme,
                                       sessions: context.state.sessions, now: context.loop.now)
-        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: !draining && !context.draining)
+        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: !context.draining)
         exchange.startedAt = context.loop.now
         phase = .exchange(exchange)
         run(exchange.machine.requestHeadReceived(), on: exchange)

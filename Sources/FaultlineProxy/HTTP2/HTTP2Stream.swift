@@ -45,8 +45,6 @@ final class HTTP2Stream {
     let connection: HTTP2Connection
     var phase: Phase
     var response = ResponseProgress.notStarted
-    /// Whether END_STREAM arrived from the client.
-    var requestComplete = false
     /// The record of this stream's exchange.
     var trace: ExchangeTrace?
     /// The stream's one deadline (request body, upstream connect and response).
@@ -91,7 +89,6 @@ final class HTTP2Stream {
     /// The request head arrived: translated to HTTP/1.1 and started like any request. A head
     /// the translation refuses is malformed (RFC 9113 §8.1.1): the stream is reset.
     func begin(_ block: HTTP2HeaderBlock) {
-        requestComplete = block.endsStream
         let head: HTTPHead
         do {
             head = try block.requestHead()
@@ -165,7 +162,6 @@ final class HTTP2Stream {
 
     /// END_STREAM from the client.
     func requestEnded() {
-        requestComplete = true
         if case .holding(let held) = phase {
             release(held)
             return
