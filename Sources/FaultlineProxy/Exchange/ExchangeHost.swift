@@ -35,6 +35,12 @@ protocol ExchangeHost: ExchangeClient, UpstreamLegOwner {
     var corkedUpstream: StreamSocket? { get set }
     /// An upload throttle holds client reads until this time (monotonic ns).
     var uploadPausedUntil: UInt64 { get set }
+    /// The client's address (X-Forwarded-For, session membership, records).
+    var clientIP: String { get }
+    /// "http" or "https", the listener's (X-Forwarded-Proto).
+    var scheme: StaticString { get }
+    /// Makes `exchange` the one in progress (the host's phase).
+    func adopt(_ exchange: Exchange)
     /// Pauses or resumes reading from the client.
     func setClientReading(_ reading: Bool)
     /// Events of one upstream read are about to be delivered (the host may batch its writes).
@@ -48,8 +54,29 @@ protocol ExchangeHost: ExchangeClient, UpstreamLegOwner {
     func relayTunnelBytes(_ bytes: UnsafeRawBufferPointer, from leg: UpstreamLeg)
 }
 
-/// What is the same for every host: its deadline, the upstream cork, its record.
+/// What is the same for every host: starting an exchange, its deadline, the upstream cork,
+/// upload throttling, its record.
 extension ExchangeHost {
+    /// Starts the exchange of `head` (its target in origin form; its record and session
+    /// already resolved, since whether a journal wants the record depends on the session):
+    /// the one way every host starts one.
+    @discardableResult
+    func startExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, mayKeepAlive: Bool,
+                       startedAt: UInt64) -> Exchange {
+        let starter = ExchangeStarter(snapshot: context.snapshot, clientIP: clientIP, scheme: scheme,
+                                      sessions: context.state.sessions, now: context.loop.now)
+        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: mayKeepAlive)
+        exchange.startedAt = startedAt
+        adopt(exchange)
+        run(exchange.machine.requestHeadReceived(), on: exchange)
+        return exchange
+    }
+
+    /// The session `head` belongs to, if any, resolved now (it renews the session).
+    func membership(of head: HTTPHead) -> SessionMembership {
+        SessionMembership(head, clientIP: clientIP, sessions: context.state.sessions, now: context.loop.now)
+    }
+
     /// (Re)starts the host's one deadline for the exchange.
     func armDeadline(_ kind: ConnectionDeadline.Kind, milliseconds: Int) {
         deadline.arm(kind, now: context.loop.now, milliseconds: milliseconds)

@@ -85,19 +85,13 @@ extension DownstreamConnection {
 
     private func beginExchange(_ received: HTTPHead) {
         deadline.disarm()
-        let snapshot = context.snapshot
         // The record keeps the target as received (its userinfo is redacted there); routing
         // and the upstream see the origin form.
-        let membership = SessionMembership(received, clientIP: clientIP, sessions: context.state.sessions, now: context.loop.now)
-        let trace = startTrace(received, log: snapshot.log, inSession: membership.session != nil)
+        let membership = membership(of: received)
+        let trace = startTrace(received, log: context.snapshot.log, inSession: membership.session != nil)
         var head = received
         if let origin = received.originFormTarget { head.target = origin }
-        let starter = ExchangeStarter(snapshot: snapshot, clientIP: clientIP, scheme: scheme,
-                                      sessions: context.state.sessions, now: context.loop.now)
-        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: !context.draining)
-        exchange.startedAt = context.loop.now
-        phase = .exchange(exchange)
-        run(exchange.machine.requestHeadReceived(), on: exchange)
+        startExchange(head, trace: trace, membership: membership, mayKeepAlive: !context.draining, startedAt: context.loop.now)
     }
 
     /// A connection-level answer (a head that did not parse or did not arrive in time):

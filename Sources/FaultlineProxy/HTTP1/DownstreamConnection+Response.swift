@@ -34,6 +34,10 @@ extension DownstreamConnection: ExchangeHost {
         }
     }
 
+    func adopt(_ exchange: Exchange) {
+        phase = .exchange(exchange)
+    }
+
     func setClientReading(_ reading: Bool) {
         socket.setReading(reading)
     }

@@ -98,26 +98,28 @@ final class HTTP2Stream {
             endTrace()
             return
         }
-        let sessions = context.state.sessions
-        let membership = SessionMembership(head, clientIP: connection.clientIP, sessions: sessions, now: context.loop.now)
+        let membership = membership(of: head)
         let trace = startTrace(head, inSession: membership.session != nil)
         if holds(head, endsStream: block.endsStream) {
             hold(head, membership: membership)
             return
         }
-        startExchange(head, trace: trace, membership: membership, startedAt: context.loop.now)
+        startStreamExchange(head, trace: trace, membership: membership, startedAt: context.loop.now)
     }
 
-    /// Starts the request's exchange through `ExchangeStarter`, as for HTTP/1.
-    func startExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, startedAt: UInt64) {
-        let starter = ExchangeStarter(snapshot: context.snapshot, clientIP: connection.clientIP, scheme: connection.scheme,
-                                      sessions: context.state.sessions, now: context.loop.now)
-        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: true)
-        exchange.startedAt = startedAt
-        phase = .exchange(exchange)
-        run(exchange.machine.requestHeadReceived(), on: exchange)
+    /// Starts the request's exchange as every host does; keep-alive is the connection's
+    /// business on HTTP/2, so the machine may always keep it.
+    func startStreamExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, startedAt: UInt64) {
+        startExchange(head, trace: trace, membership: membership, mayKeepAlive: true, startedAt: startedAt)
         releaseUpstreamCork()
         connection.scheduleFlush()
+    }
+
+    var clientIP: String { connection.clientIP }
+    var scheme: StaticString { connection.scheme }
+
+    func adopt(_ exchange: Exchange) {
+        phase = .exchange(exchange)
     }
 
     /// Request body bytes: reported to the exchange, then given back to the window once the
