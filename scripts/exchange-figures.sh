@@ -57,8 +57,9 @@ def stored_vars(name):
         m = re.match(r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|unowned|weak|lazy|static|nonisolated)(?:\([^)]*\))?\s+)*var\s+\w+", stripped)
         if not m or re.search(r"\bstatic\b", stripped):
             continue
-        # A computed property opens a body without didSet/willSet; a stored one has a type or a value.
-        if stripped.endswith("{") and "=" not in stripped:
+        # A computed property opens a body (`{` before any `=`) that is not an observer.
+        brace, equals = stripped.find("{"), stripped.find("=")
+        if brace >= 0 and (equals < 0 or brace < equals) and not re.search(r"\{\s*(didSet|willSet)", stripped):
             continue
         count += 1
     return count

@@ -8,8 +8,8 @@ protocol ExchangeClient: AnyObject {
     func writeInterimHead(_ head: HTTPHead, exchange: Exchange)
     /// Writes the final response head.
     func writeResponseHead(_ head: HTTPHead, shape: ResponseHeadShape, exchange: Exchange)
-    /// Routes the response through a pacer from now on.
-    func startPacer(_ settings: PacerSettings, exchange: Exchange)
+    /// Where a pacer (a first-byte delay, a throttle) releases the response's bytes.
+    var pacedSink: PacedSink { get }
     /// Writes (the first `part.count` bytes of) a response body part.
     func forwardResponseBody(_ bytes: UnsafeRawBufferPointer, part: ResponseBodyPart, exchange: Exchange)
     /// Ends the response body.

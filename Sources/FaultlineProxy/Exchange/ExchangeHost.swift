@@ -134,6 +134,17 @@ extension ExchangeHost {
         trace?.countRequestBody(bytes)
     }
 
+    /// Routes the response through a pacer from now on; the pacer holds the upstream back
+    /// while it holds bytes.
+    func startPacer(_ settings: PacerSettings, exchange: Exchange) {
+        let pacer = ResponsePacer(sink: pacedSink, loop: context.loop, bytesPerSecond: settings.bytesPerSecond,
+                                  chunkBytes: settings.chunkBytes, holdMilliseconds: settings.holdMilliseconds)
+        pacer.backpressure = { [weak exchange] pause in
+            exchange?.upstream?.setResponseReading(!pause)
+        }
+        exchange.pacer = pacer
+    }
+
     /// Notes `response` on the record, as its `record` says.
     func noteOwnResponse(_ response: OwnResponse) {
         switch response.record {

@@ -19,14 +19,8 @@ extension HTTP2Stream: ExchangeClient {
         submit(fields, body: shape.framing == .none ? nil : [])
     }
 
-    func startPacer(_ settings: PacerSettings, exchange: Exchange) {
-        let pacer = ResponsePacer(sink: self, loop: context.loop, bytesPerSecond: settings.bytesPerSecond,
-                                  chunkBytes: settings.chunkBytes, holdMilliseconds: settings.holdMilliseconds)
-        pacer.backpressure = { [weak exchange] pause in
-            exchange?.upstream?.setResponseReading(!pause)
-        }
-        exchange.pacer = pacer
-    }
+    /// A pacer hands its bytes to this stream (`writePaced`).
+    var pacedSink: PacedSink { self }
 
     func forwardResponseBody(_ bytes: UnsafeRawBufferPointer, part: ResponseBodyPart, exchange: Exchange) {
         guard response == .streaming else { return }
