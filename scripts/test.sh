@@ -10,8 +10,10 @@ if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
   export PATH="/opt/swift/usr/bin:$PATH"
 fi
 
-# Imports point downward and C modules stay private (README.md, Layout).
+# Imports point downward and C modules stay private (README.md, Layout), and the module
+# graph in docs/architecture.md is the one the imports draw.
 scripts/check-layering.sh
+scripts/module-graph.sh --check
 # The Swift library: builds without Process (iOS), every public symbol documented in
 # docs/library-reference.md, and the README's dependency snippet builds as pasted.
 scripts/check-library.sh

@@ -31,8 +31,16 @@ public struct IOError: Error, Sendable, CustomStringConvertible {
 
     /// "connect to 127.0.0.1:8081: Connection refused".
     public var description: String {
-        "\(operation): \(detail ?? String(cString: strerror(code)))"
+        "\(operation): \(reason)"
     }
+
+    /// The reason alone: the detail, or the system's text for `code` ("Connection refused").
+    public var reason: String {
+        detail ?? String(cString: strerror(code))
+    }
+
+    /// Whether a blocking call gave up at its timeout (EAGAIN/EWOULDBLOCK after `SO_RCVTIMEO`).
+    public var wouldBlock: Bool { code == EAGAIN || code == EWOULDBLOCK }
 
     /// Whether a secure channel (TLS) refused the peer: a protocol or verification failure,
     /// as opposed to the peer simply going away.

@@ -1,7 +1,5 @@
+import FaultlineIO
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `faultline har export|clear`: saves or empties the HAR capture of a running proxy
 /// through its admin API.
@@ -71,21 +69,24 @@ enum HARCommand {
     private static func export(_ client: RulesCommandClient, to output: String) -> ExitStatus {
         guard let response = send(client, "GET", command: "export", accepting: 200...200) else { return .failure }
         if output == "-" {
-            if let failure = write(response.body, to: STDOUT_FILENO) {
+            if let failure = write(response.body, to: BlockingIO.standardOutput) {
                 Console.err("faultline har export: cannot write to standard output: \(failure)")
                 return .failure
             }
             return .ok
         }
-        let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            Console.err("faultline har export: cannot open \"\(output)\": \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do {
+            fd = try BlockingIO.create(path: output, permissions: 0o600)
+        } catch {
+            Console.err("faultline har export: cannot open \"\(output)\": \(error.reason)")
             return .failure
         }
-        let failure = write(response.body, to: fd)
-        if close(fd) != 0, failure == nil {
-            Console.err("faultline har export: cannot write \"\(output)\": \(String(cString: strerror(errno)))")
-            return .failure
+        var failure = write(response.body, to: fd)
+        do {
+            try BlockingIO.close(fd)
+        } catch {
+            failure = failure ?? error.reason
         }
         if let failure {
             Console.err("faultline har export: cannot write \"\(output)\": \(failure)")
@@ -128,15 +129,11 @@ enum HARCommand {
 
     /// Writes all of `data`; the system's reason when it cannot.
     private static func write(_ data: Data, to fd: Int32) -> String? {
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { return String(cString: strerror(errno)) }
-                offset += written
-            }
+        do {
+            try BlockingIO.writeAll(fd, [UInt8](data))
             return nil
+        } catch {
+            return error.reason
         }
     }
 }

@@ -1,3 +1,4 @@
+import FaultlineAppPins
 import FaultlineTLS
 import Foundation
 

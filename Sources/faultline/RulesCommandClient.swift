@@ -1,7 +1,5 @@
+import FaultlineIO
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A tiny blocking HTTP/1.1 client of the admin API: one request per connection
 /// (`Connection: close`), plain HTTP to a loopback-style `http://host:port`, bounded by a timeout.
@@ -51,43 +49,42 @@ struct RulesCommandClient {
     /// Sends one request and reads the whole answer.
     func send(_ method: String, _ path: String, body: Data? = nil) throws(Failure) -> Response {
         let fd = try connect()
-        defer { close(fd) }
+        defer { try? BlockingIO.close(fd) }
         // The admin API answers only a Host naming it (bracketed for IPv6), and changes only
         // through requests typed application/json, even bodiless ones (enable, reset).
         var head = "\(method) \(path) HTTP/1.1\r\nHost: \(authority)\r\nConnection: close\r\n"
         head += "Accept: application/json\r\nContent-Length: \(body?.count ?? 0)\r\n"
         if body != nil || method != "GET" { head += "Content-Type: application/json\r\n" }
         if let token { head += "Authorization: Bearer \(token)\r\n" }
-        try write(fd, Data((head + "\r\n").utf8) + (body ?? Data()))
-        return try parse(try readAll(fd))
+        let request = Data((head + "\r\n").utf8) + (body ?? Data())
+        do {
+            try BlockingIO.writeAll(fd, [UInt8](request), socket: true)
+        } catch {
+            throw Failure(description: "cannot send to \(url): \(error.reason)")
+        }
+        let answer: [UInt8]
+        do {
+            answer = try BlockingIO.readToEnd(fd)
+        } catch {
+            let why = error.wouldBlock ? "no answer within \(timeoutMs) ms" : error.reason
+            throw Failure(description: "cannot read from \(url): \(why)")
+        }
+        return try parse(Data(answer))
     }
 
     private func connect() throws(Failure) -> Int32 {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let first = list else {
-            throw Failure(description: "cannot resolve \(host): \(gai_strerror(status).map { String(cString: $0) } ?? "error \(status)")")
+        do {
+            return try BlockingIO.connect(host: host, port: port, timeoutMs: timeoutMs).fd
+        } catch {
+            switch error {
+            case .resolve(let why):
+                throw Failure(description: "cannot resolve \(host): \(why)")
+            case .connect(let attempts):
+                let refused = attempts.contains(where: \.refused)
+                throw Failure(description: "cannot connect to \(url): \(attempts.last?.reason ?? "no address")"
+                              + (refused ? "\n" + Self.nothingListening : ""))
+            }
         }
-        defer { freeaddrinfo(first) }
-        var reason = "no address"
-        var refused = false
-        var cursor: UnsafeMutablePointer<addrinfo>? = first
-        while let info = cursor {
-            cursor = info.pointee.ai_next
-            let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { continue }
-            var timeout = timeval(tv_sec: timeoutMs / 1000, tv_usec: (timeoutMs % 1000) * 1000)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
-            refused = refused || errno == ECONNREFUSED
-            reason = String(cString: strerror(errno))
-            close(fd)
-        }
-        throw Failure(description: "cannot connect to \(url): \(reason)" + (refused ? "\n" + Self.nothingListening : ""))
     }
 
     /// Why a refused connection usually happens, and what to start: the one-line mode has
@@ -98,36 +95,6 @@ struct RulesCommandClient {
       the one-line mode only with --admin (faultline run --upstream URL --admin 127.0.0.1:9901).
       Point --admin or $FAULTLINE_ADMIN at that address.
     """
-
-    private func write(_ fd: Int32, _ data: Data) throws(Failure) {
-        let failed: String? = data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.send(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return String(cString: strerror(errno)) }
-                offset += written
-            }
-            return nil
-        }
-        if let failed { throw Failure(description: "cannot send to \(url): \(failed)") }
-    }
-
-    private func readAll(_ fd: Int32) throws(Failure) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0 {
-                data.append(contentsOf: buffer[0..<count])
-            } else if count == 0 {
-                return data
-            } else if errno != EINTR {
-                let why = errno == EAGAIN || errno == EWOULDBLOCK ? "no answer within \(timeoutMs) ms" : String(cString: strerror(errno))
-                throw Failure(description: "cannot read from \(url): \(why)")
-            }
-        }
-    }
 
     private func parse(_ data: Data) throws(Failure) -> Response {
         let separator = Data("\r\n\r\n".utf8)

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 // The executable is the only place that prints; libraries report through values and events.
 let status = CommandLineInterface.run(Array(CommandLine.arguments.dropFirst()))

@@ -58,7 +58,7 @@ struct ExchangeStarterHeadTests {
     func upstreamHeadIsExact(_ expected: Case) throws {
         let exchange = try ExchangeStarterTests.start(expected.request, scheme: expected.scheme)
         #expect(exchange.route != nil)
-        #expect(String(decoding: exchange.upstreamHead, as: UTF8.self) == expected.upstreamHead)
+        #expect(String(decoding: exchange.upstreamHead.http1Bytes, as: UTF8.self) == expected.upstreamHead)
         #expect(exchange.machine.setup.requestFraming == expected.framing)
         #expect(exchange.machine.setup.upgradeRequested == expected.upgrade)
     }

@@ -92,7 +92,7 @@ struct ExchangeStarterTests {
     func refusalIsAnsweredLocally(_ refusal: Refusal) throws {
         let exchange = try Self.start(refusal.request)
         #expect(exchange.route == nil)
-        #expect(exchange.upstreamHead.isEmpty)
+        #expect(exchange.upstreamHead.isNone)
         #expect(exchange.machine.plan.isEmpty)
         guard case .refuse(let status, let message) = exchange.machine.setup.start else {
             Issue.record("expected a refusal, got \(exchange.machine.setup.start)")
@@ -176,7 +176,7 @@ struct ExchangeStarterTests {
         #expect(machine.plan.requestDelayMs == expected.requestDelayMs)
         #expect(machine.plan.cutAfterBytes == expected.cutAfterBytes)
         #expect(machine.setup.faultMarker == (expected.faults.isEmpty ? nil : expected.faults.joined(separator: ", ")))
-        #expect(!exchange.upstreamHead.isEmpty)
+        #expect(!exchange.upstreamHead.isNone)
     }
 
     /// The route's upstream timeouts and the client's idle timeout reach the machine's setup.
@@ -202,7 +202,7 @@ struct ExchangeStarterTests {
         #expect(trace.route == "slow")
         #expect(trace.upstream == "api")
         #expect(trace.faults == ["slow/lag", "slow/cut"])
-        let head = String(decoding: exchange.upstreamHead, as: UTF8.self)
+        let head = String(decoding: exchange.upstreamHead.http1Bytes, as: UTF8.self)
         #expect(head.contains("\r\nX-Request-ID: 4f9c2a7e1b3d5a60\r\n"))
         #expect(!head.contains("client-chosen"))
     }

@@ -145,7 +145,9 @@ struct HeadRewriteTests {
     }
 
     @Test func localResponsesSayWhatHappened() {
-        let bytes = ResponseHeadWriter.localResponse(status: 502, body: "upstream unreachable\n", keepAlive: false)
+        let response = OwnResponse.local(LocalResponse(status: 502, message: "upstream unreachable", keepAlive: false),
+                                         requestID: nil)
+        let bytes = OwnResponseHTTP1.bytes(of: response, close: true)
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.hasPrefix("HTTP/1.1 502 Bad Gateway\r\n"))
         #expect(text.contains("Content-Length: 21\r\n"))

@@ -2,17 +2,8 @@ import FaultlineHTTP
 @testable import FaultlineProxy
 
 /// An owner that ignores every call: the lifecycle only holds and hands it back.
-final class StubUpstreamOwner: UpstreamConnectionOwner {
-    func upstreamWillDeliver(_ upstream: UpstreamConnection) {}
-    func upstreamDidDeliver(_ upstream: UpstreamConnection) {}
-    func upstreamDidConnect(_ upstream: UpstreamConnection) {}
-    func upstream(_ upstream: UpstreamConnection, didReceiveHead head: HTTPHead) {}
-    func upstream(_ upstream: UpstreamConnection, didReceiveBody bytes: UnsafeRawBufferPointer) {}
-    func upstream(_ upstream: UpstreamConnection, didReceiveTrailers trailers: HTTPHeaders) {}
-    func upstreamDidFinishResponse(_ upstream: UpstreamConnection) {}
-    func upstream(_ upstream: UpstreamConnection, didReceiveTunnelBytes bytes: UnsafeRawBufferPointer) {}
-    func upstreamDidDrain(_ upstream: UpstreamConnection) {}
-    func upstream(_ upstream: UpstreamConnection, didFail failure: UpstreamFailure) {}
+final class StubUpstreamOwner: UpstreamLegOwner {
+    func upstream(_ leg: UpstreamLeg, reported event: UpstreamLegEvent) {}
 }
 
 /// The events of an upstream connection's lifecycle, as the connection and the pool send them.

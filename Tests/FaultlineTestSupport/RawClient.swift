@@ -28,6 +28,17 @@ public final class RawClient: @unchecked Sendable {
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Wraps a connected descriptor (one end of a `SocketPair`, made blocking); every read
+    /// waits at most `readTimeout`. The client closes it.
+    public init(fd: Int32, readTimeout: Duration = .seconds(5)) {
+        self.fd = fd
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)
+        let seconds = readTimeout.components.seconds
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int(readTimeout.components.attoseconds / 1_000_000_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// 127.0.0.1:`port` as a C address.
     public static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()

@@ -22,10 +22,27 @@ final class DemoOriginConnection: StreamSocketDelegate {
     var webSocket: DemoWebSocketFrameDecoder?
     /// Received bytes not yet decoded, because a response was in progress.
     var inbound: [UInt8] = []
+    /// Whether a decoding pass is running (a re-entrancy guard beside the lifecycle: a pass
+    /// starts and ends within one stage).
     var isDecoding = false
-    var peerClosed = false
+    /// Where the connection is: open, the peer's input ended (answers still go out), or
+    /// finished (closing or closed: nothing more is read or written).
+    var stage = Stage.open
+
+    /// The connection's lifecycle.
+    enum Stage {
+        /// Reading and answering.
+        case open
+        /// The peer sent FIN: what is being answered completes, nothing more is read.
+        case inputEnded
+        /// Closing or closed.
+        case finished
+    }
+
     /// Closing or closed: nothing more is read or written.
-    var isFinished = false
+    var isFinished: Bool { stage == .finished }
+    /// The peer's input ended (and the connection is not finished).
+    var peerClosed: Bool { stage == .inputEnded }
     /// The socket's delegate reference is weak: the connection keeps itself alive until it ends.
     private var retainer: DemoOriginConnection?
 
@@ -60,7 +77,7 @@ final class DemoOriginConnection: StreamSocketDelegate {
     }
 
     func socketDidReadEOF(_ socket: StreamSocket) {
-        peerClosed = true
+        if stage == .open { stage = .inputEnded }
         afterInput()
     }
 
@@ -166,7 +183,7 @@ final class DemoOriginConnection: StreamSocketDelegate {
     /// Ends the connection: gracefully (queued output, then FIN) or with a reset.
     func shutDown(reset: Bool = false) {
         guard !isFinished else { return }
-        isFinished = true
+        stage = .finished
         if let timer { socket.loop.cancel(timer) }
         timer = nil
         producer = .idle

@@ -11,7 +11,7 @@ final class Exchange {
     /// nil for a request refused before routing found one.
     let route: CompiledRoute?
     /// The head sent upstream, kept so a request that met a stale pooled connection can be retried.
-    let upstreamHead: [UInt8]
+    let upstreamHead: UpstreamRequestHead
     /// The decisions.
     var machine: ExchangeMachine
 
@@ -39,7 +39,7 @@ final class Exchange {
     /// The decider `decision` came from: the snapshot's, or a session's.
     private let decider: FaultDecider?
 
-    init(snapshot: ConfigSnapshot, route: CompiledRoute?, upstreamHead: [UInt8], machine: ExchangeMachine,
+    init(snapshot: ConfigSnapshot, route: CompiledRoute?, upstreamHead: UpstreamRequestHead, machine: ExchangeMachine,
          decision: FaultDecision? = nil, decider: FaultDecider? = nil) {
         self.snapshot = snapshot
         self.route = route
@@ -82,9 +82,9 @@ final class Exchange {
         route.map { $0.upstream.httpProtocol != .http11 } ?? false
     }
 
-    /// What the machine needs to know of the attempt that failed on `connection`.
-    func facts(of connection: UpstreamConnection) -> UpstreamAttemptFacts {
-        UpstreamAttemptFacts(reused: connection.isReused, sawResponseBytes: connection.sawResponseBytes,
-                             sentNothing: connection.sentNothing, replayable: replayBody != nil)
+    /// Whether the exchange became a tunnel (after a 101): no request body is read then.
+    var isTunnel: Bool {
+        if case .tunnel = machine.state { return true }
+        return false
     }
 }

@@ -1,5 +1,4 @@
 import FaultlineHTTP
-import FaultlineConfig
 
 /// The client-side operations an exchange's actions come down to. The HTTP/1 connection
 /// writes them as HTTP/1 bytes; `HTTP2Stream` writes them as frames on its stream (see
@@ -9,20 +8,15 @@ protocol ExchangeClient: AnyObject {
     func writeInterimHead(_ head: HTTPHead, exchange: Exchange)
     /// Writes the final response head.
     func writeResponseHead(_ head: HTTPHead, shape: ResponseHeadShape, exchange: Exchange)
-    /// Routes the response through a pacer from now on.
-    func startPacer(_ settings: PacerSettings, exchange: Exchange)
+    /// Where a pacer (a first-byte delay, a throttle) releases the response's bytes.
+    var pacedSink: PacedSink { get }
     /// Writes (the first `part.count` bytes of) a response body part.
     func forwardResponseBody(_ bytes: UnsafeRawBufferPointer, part: ResponseBodyPart, exchange: Exchange)
     /// Ends the response body.
     func endResponseBody(chunked: Bool, exchange: Exchange)
-    /// Writes a response Faultline makes itself (`exchange` nil: no request was parsed).
-    func writeLocalResponse(_ response: LocalResponse, exchange: Exchange?)
-    /// Writes a status fault's synthesized response.
-    func writeFaultResponse(_ status: StatusFault, keepAlive: Bool, exchange: Exchange)
-    /// Writes bytes that are not HTTP.
-    func writeGarbage()
-    /// Writes a 200 head followed by broken chunk framing.
-    func writeBadChunkFraming(exchange: Exchange)
+    /// Encodes a response Faultline makes itself (`exchange` nil: no request was parsed),
+    /// unless the client already has a response; notes it first (`noteOwnResponse`).
+    func writeOwnResponse(_ response: OwnResponse, exchange: Exchange?)
     /// Relays bytes both ways from now on.
     func startTunnel(exchange: Exchange)
     /// The exchange ended normally: keep the client for the next request, or close it.

@@ -42,8 +42,8 @@ extension ExchangeHost {
         }
         exchange.upstream = .http1(connection)
         // The head and the body bytes that came with it leave together when the read pass ends.
-        corkUpstream(connection)
-        connection.socket.write(exchange.upstreamHead)
+        corkUpstream(connection.socket)
+        if case .http1(let head) = exchange.upstreamHead { connection.socket.write(head) }
         if let replay = exchange.replayBody, !replay.isEmpty {
             // A retry: what the failed attempt had sent of the body goes again.
             connection.socket.write(replay)
@@ -52,47 +52,22 @@ extension ExchangeHost {
         run(exchange.machine.upstreamAttached(connecting: connection.socket.isConnecting), on: exchange)
     }
 
-    /// The exchange completed: the pool decides whether the connection stays (only if this
-    /// exchange left it clean); a stream is simply over.
+    /// The exchange completed: the pool decides whether an HTTP/1 connection stays (only if
+    /// this exchange left it clean); a stream is simply over.
     func releaseUpstream(_ exchange: Exchange) {
         guard let upstream = exchange.upstream, let route = exchange.route else { return }
         exchange.upstream = nil
-        switch upstream {
-        case .http1(let connection):
-            context.pool.release(connection, maxIdle: route.upstream.maxIdleConnections,
-                                 idleMilliseconds: route.upstream.timeouts.idleMs, now: context.loop.now)
-        case .http2(let stream):
-            stream.release()
-        }
+        upstream.release(to: context.pool, maxIdle: route.upstream.maxIdleConnections,
+                         idleMilliseconds: route.upstream.timeouts.idleMs, now: context.loop.now)
     }
 
-    /// Writes a request body part upstream.
+    /// Writes a request body part upstream, framed by the leg.
     func forwardRequestBody(_ bytes: UnsafeRawBufferPointer, chunked: Bool, exchange: Exchange) {
         guard let leg = exchange.upstream else { return }
         traceRequestBody(bytes)
-        guard case .http1(let upstream) = leg else {
-            if case .http2(let stream) = leg {
-                // DATA frames carry their own length: no chunk framing.
-                stream.sendBody(bytes)
-                exchange.recordForReplay(bytes)
-            }
-            return
-        }
-        if chunked {
-            // Each piece a complete chunk, so the upstream never waits for the next one to
-            // learn that this one ended; corked, the pieces of one pass leave in one write.
-            corkUpstream(upstream)
-            var prefix: [UInt8] = []
-            HTTP1Encoder.appendChunkHeader(size: bytes.count, into: &prefix)
-            upstream.socket.write(prefix, bytes)
-            upstream.socket.write(HTTP1Encoder.chunkEnd)
-            prefix.withUnsafeBytes { exchange.recordForReplay($0) }
-            exchange.recordForReplay(bytes)
-            HTTP1Encoder.chunkEnd.withUnsafeBytes { exchange.recordForReplay($0) }
-        } else {
-            upstream.socket.write(bytes)
-            exchange.recordForReplay(bytes)
-        }
+        // Corked, the pieces of one pass leave in one write.
+        if chunked, let socket = leg.corkableSocket { corkUpstream(socket) }
+        leg.sendBody(bytes, chunked: chunked) { exchange.recordForReplay($0) }
     }
 
     /// Keeps request body bytes (framed for an HTTP/1 upstream) until the delay ends.
@@ -118,35 +93,14 @@ extension ExchangeHost {
             }
             return
         }
-        guard let leg = exchange.upstream else { return }
-        guard case .http1(let upstream) = leg else {
-            if case .http2(let stream) = leg { stream.finishRequest(trailers: exchange.requestTrailers) }
-            return
-        }
-        if chunked {
-            var tail: [UInt8] = []
-            HTTP1Encoder.appendLastChunk(trailers: exchange.requestTrailers, into: &tail)
-            upstream.socket.write(tail)
-            tail.withUnsafeBytes { exchange.recordForReplay($0) }
-        }
-        upstream.requestWritten()
+        exchange.upstream?.finish(trailers: exchange.requestTrailers, chunked: chunked) { exchange.recordForReplay($0) }
     }
 
     /// A delay ended and the upstream was contacted: what arrived meanwhile follows the head
-    /// (a stream took it when it opened).
+    /// (a stream took it when it opened), and the client may send more.
     func sendHeldRequest(_ exchange: Exchange) {
-        guard case .http1(let upstream) = exchange.upstream, !exchange.heldUpstream.isEmpty else {
-            releaseUpstreamCork()
-            if case .http2(let stream) = exchange.upstream, stream.pendingRequestBytes == 0,
-               exchange.machine.isReadingRequest {
-                setClientReading(true)
-            }
-            return
-        }
-        upstream.socket.write(exchange.heldUpstream)
-        exchange.heldUpstream.withUnsafeBytes { exchange.recordForReplay($0) }
-        exchange.heldUpstream = []
+        let resume = exchange.upstream?.sendHeld(&exchange.heldUpstream) { exchange.recordForReplay($0) } ?? false
         releaseUpstreamCork()
-        if exchange.machine.isReadingRequest { setClientReading(true) }
+        if resume && exchange.machine.isReadingRequest { setClientReading(true) }
     }
 }

@@ -14,7 +14,7 @@ extension ExchangeHost {
     func connectUpstreamStream(_ exchange: Exchange, route: CompiledRoute, address: SocketAddress,
                                requestComplete: Bool) {
         let upstream = route.upstream
-        guard let fields = HTTP2UpstreamRequest.fields(fromHTTP1Head: exchange.upstreamHead, scheme: upstream.scheme) else {
+        guard case .http2(let fields) = exchange.upstreamHead else {
             run(exchange.machine.upstreamFailed(.http2("the request head cannot be sent as HTTP/2"),
                                                 attempt: UpstreamAttemptFacts()), on: exchange)
             return
@@ -53,57 +53,5 @@ extension ExchangeHost {
         }
         if requestComplete { stream.finishRequest(trailers: exchange.requestTrailers) }
         run(exchange.machine.upstreamAttached(connecting: stream.isConnecting), on: exchange)
-    }
-
-    // MARK: UpstreamStreamOwner
-
-    /// The current exchange, if `stream` is the leg it holds.
-    private func exchange(heldBy stream: HTTP2UpstreamStream) -> Exchange? {
-        guard let exchange, exchange.upstream?.isLeg(stream) == true else { return nil }
-        return exchange
-    }
-
-    func upstreamStreamDidConnect(_ stream: HTTP2UpstreamStream) {
-        guard let exchange = exchange(heldBy: stream) else { return }
-        legConnected(exchange, tcpConnectedAt: stream.connection.socket.tcpConnectedAt, pin: stream.connection.lifecycle.pin)
-    }
-
-    func upstreamStream(_ stream: HTTP2UpstreamStream, didReceiveHead head: HTTPHead) {
-        guard let exchange = exchange(heldBy: stream) else { return }
-        legReceivedHead(head, exchange: exchange)
-    }
-
-    func upstreamStream(_ stream: HTTP2UpstreamStream, didReceiveBody bytes: UnsafeRawBufferPointer) {
-        guard let exchange = exchange(heldBy: stream) else { return }
-        run(exchange.machine.responseBodyReceived(count: bytes.count), on: exchange, inHand: .body(bytes))
-    }
-
-    func upstreamStream(_ stream: HTTP2UpstreamStream, didReceiveTrailers trailers: HTTPHeaders) {
-        exchange(heldBy: stream)?.responseTrailers = trailers
-    }
-
-    func upstreamStreamDidFinishResponse(_ stream: HTTP2UpstreamStream) {
-        guard let exchange = exchange(heldBy: stream) else { return }
-        run(exchange.machine.responseEnded(), on: exchange)
-    }
-
-    func upstreamStream(_ stream: HTTP2UpstreamStream, didFail failure: UpstreamFailure) {
-        guard let exchange = exchange(heldBy: stream) else { return }
-        legFailed(failure, exchange: exchange)
-        let facts = UpstreamAttemptFacts(reused: stream.connectionWasOpen, sawResponseBytes: stream.sawResponseHead,
-                                         sentNothing: stream.sentNothing, replayable: exchange.replayBody != nil)
-        // Noted before the machine runs (the record may be written as it ends the exchange),
-        // unless the machine will retry: then the code is not the exchange's outcome.
-        if let trace, !exchange.machine.willRetry(after: failure, attempt: facts) {
-            switch failure {
-            case .streamReset(let code):
-                trace.noteHTTP2Error(LogHTTP2Error(code: code.rawValue, frame: .rstStream, sender: .upstream))
-            case .notProcessed(let code, let frame):
-                trace.noteHTTP2Error(LogHTTP2Error(code: code.rawValue, frame: frame, sender: .upstream))
-            default:
-                break
-            }
-        }
-        run(exchange.machine.upstreamFailed(failure, attempt: facts), on: exchange)
     }
 }

@@ -6,14 +6,13 @@ import FaultlineConfig
 /// to carry out (`ExchangeActions`), and every routing-independent decision of an exchange
 /// (framing, keep-alive, retries, timeouts, faults, local answers) is made here.
 ///
-/// The seam for other protocols: an adapter owns an `Exchange` (which holds this machine),
-/// reports the request's head, body parts and end, reports what the upstream connection
-/// says (`UpstreamConnectionOwner`), and performs the actions. The HTTP/1 adapter is
-/// `DownstreamConnection`; an HTTP/2 stream adapter will report HEADERS, DATA and
-/// END_STREAM as the same events and perform `writeResponseHead`, `forwardResponseBody`,
-/// `writeLocalResponse` and the others as frames on its stream (`closeClient` as
-/// RST_STREAM), so routing, faults, pins, pooling, logging and HAR stay in one place.
-/// `ExchangeHost` is that seam. The states and their transitions are drawn in
+/// The seam for every protocol: an adapter owns an `Exchange` (which holds this machine),
+/// reports the request's head, body parts and end, reports what the upstream leg says, and
+/// performs the actions. The HTTP/1 adapter is `DownstreamConnection`; the HTTP/2 one,
+/// `HTTP2Stream`, reports HEADERS, DATA and END_STREAM as the same events and performs
+/// `writeResponseHead`, `forwardResponseBody`, `writeLocalResponse` and the others as frames
+/// on its stream (`closeClient` as RST_STREAM), so routing, faults, pins, pooling, logging
+/// and HAR stay in one place. `ExchangeHost` is that seam. The states and their transitions are drawn in
 /// docs/architecture.md (Exchange state machine) and on `ExchangeState`.
 struct ExchangeMachine {
     /// What was fixed when the request head arrived.

@@ -1,4 +1,5 @@
 import FaultlineHTTP
+import FaultlineHTTP2
 import FaultlineLog
 import FaultlineConfig
 
@@ -44,7 +45,7 @@ struct ExchangeStarter {
             if let expect = head.headers.first("expect") {
                 setup.refusedExpectingContinue = expect.lowercased() == "100-continue"
             }
-            return Exchange(snapshot: snapshot, route: nil, upstreamHead: [],
+            return Exchange(snapshot: snapshot, route: nil, upstreamHead: .none,
                             machine: ExchangeMachine(setup: setup, mayKeepAlive: mayKeepAlive))
         }
         trace?.route = route.name
@@ -57,11 +58,9 @@ struct ExchangeStarter {
             trace.faults = plan.names
             logFaults(plan, route: route, head: head, requestID: trace.requestID, log: snapshot.log)
         }
-        var upstreamHead = RequestHeadWriter.upstreamHead(
-            for: head, framing: setup.requestFraming, clientIP: clientIP, scheme: scheme, upstream: route.upstream,
-            upgrade: head.isUpgrade, requestID: trace?.visibleRequestID,
-            dropping: dropped(controls: controls, membership: membership))
-        if route.upstream.httpProtocol != .http11 { Self.keepTrailersTE(of: head, in: &upstreamHead) }
+        let upstreamHead = self.upstreamHead(for: head, framing: setup.requestFraming, upstream: route.upstream,
+                                             requestID: trace?.visibleRequestID,
+                                             dropping: dropped(controls: controls, membership: membership))
         setup.start = .proxy
         setup.upstreamName = route.upstream.name
         setup.timeouts.connectMs = route.upstream.timeouts.connectMs
@@ -82,20 +81,31 @@ struct ExchangeStarter {
         return fields
     }
 
+    /// The head `upstream` receives, in the form its protocol sends.
+    private func upstreamHead(for head: HTTPHead, framing: BodyFraming, upstream: UpstreamConfig, requestID: String?,
+                              dropping dropped: [String]) -> UpstreamRequestHead {
+        guard upstream.httpProtocol != .http11 else {
+            return .http1(RequestHeadWriter.upstreamHead(for: head, framing: framing, clientIP: clientIP, scheme: scheme,
+                                                         upstream: upstream, upgrade: head.isUpgrade, requestID: requestID,
+                                                         dropping: dropped))
+        }
+        let value = RequestHeadWriter.upstreamHeadValue(for: head, framing: framing, clientIP: clientIP, scheme: scheme,
+                                                        upstream: upstream, upgrade: head.isUpgrade, requestID: requestID,
+                                                        dropping: dropped, keepTrailersTE: Self.listsTrailers(head))
+        return .http2(value.http2RequestFields(scheme: upstream.scheme))
+    }
+
     /// TE is hop-by-hop and never reaches an HTTP/1 upstream, but `TE: trailers` is how a
     /// gRPC client says it understands trailers, and HTTP/2 carries it end to end (RFC 9113
     /// §8.2.2): for an HTTP/2 upstream it is kept when the client's TE lists `trailers`.
-    private static func keepTrailersTE(of head: HTTPHead, in upstreamHead: inout [UInt8]) {
+    private static func listsTrailers(_ head: HTTPHead) -> Bool {
         var listed = false
         for index in 0..<head.headers.count {
             head.headers.withField(index) { name, value in
                 if ASCII.equalsIgnoringCase(name, "te") && ASCII.listContains(value, token: "trailers") { listed = true }
             }
         }
-        guard listed, upstreamHead.count >= 2 else { return }
-        upstreamHead.removeLast(2)
-        HTTP1Encoder.appendField("TE", "trailers".utf8, into: &upstreamHead)
-        upstreamHead.append(contentsOf: [13, 10])
+        return listed
     }
 
     /// The route for `head` and the decider of its faults (the session's for a session

@@ -1,6 +1,5 @@
 import FaultlineHTTP
 import FaultlineIO
-import FaultlineConfig
 
 /// The client side of an exchange, written as HTTP/1 bytes.
 extension DownstreamConnection: ExchangeClient {
@@ -45,17 +44,11 @@ extension DownstreamConnection: ExchangeClient {
         emitToClient(tail, exchange: exchange)
     }
 
-    func writeLocalResponse(_ response: LocalResponse, exchange: Exchange?) {
+    func writeOwnResponse(_ response: OwnResponse, exchange: Exchange?) {
         guard !phase.isClosed else { return }
-        let keepAlive = response.keepAlive && !draining && !context.draining
-        let body = response.message + "\n"
-        traceLocalResponse(status: response.status, contentType: response.contentType,
-                           body: response.includeBody ? Array(body.utf8) : [])
-        // The id lets a client (or a bug report) point at this exchange's log record.
-        let idHeader = trace?.visibleRequestID.map { [("X-Request-ID", $0)] } ?? []
-        socket.write(ResponseHeadWriter.localResponse(status: response.status, body: body, keepAlive: keepAlive,
-                                                      includeBody: response.includeBody, contentType: response.contentType,
-                                                      extraHeaders: idHeader))
+        noteOwnResponse(response)
+        let keepAlive = response.keepAlive && !context.draining
+        socket.write(OwnResponseHTTP1.bytes(of: response, close: !keepAlive))
     }
 
     func startTunnel(exchange: Exchange) {

@@ -19,14 +19,6 @@ extension DownstreamConnection {
         return trace
     }
 
-    /// Notes a response Faultline writes itself (an error or a status fault); a connection-level
-    /// answer (no request parsed) gets a record of its own.
-    func traceLocalResponse(status: Int, contentType: String?, headers: [(name: String, value: String)] = [],
-                            body: [UInt8]) {
-        let trace = self.trace ?? startTrace(nil, log: context.snapshot.log)
-        trace?.noteLocalResponse(status: status, contentType: contentType, headers: headers, body: body, now: context.loop.now)
-    }
-
     /// Writes the record of the exchange that just ended, if one was started.
     func endTrace() {
         guard let trace else { return }

@@ -12,12 +12,6 @@ extension DownstreamConnection {
         }
     }
 
-    func startPacer(_ settings: PacerSettings, exchange: Exchange) {
-        let pacer = ResponsePacer(sink: socket, loop: context.loop, bytesPerSecond: settings.bytesPerSecond,
-                                  chunkBytes: settings.chunkBytes, holdMilliseconds: settings.holdMilliseconds)
-        pacer.backpressure = { [weak exchange] pause in
-            exchange?.upstream?.setResponseReading(!pause)
-        }
-        exchange.pacer = pacer
-    }
+    /// A pacer hands its bytes to the client socket.
+    var pacedSink: PacedSink { socket }
 }

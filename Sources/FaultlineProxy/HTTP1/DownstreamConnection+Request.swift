@@ -85,39 +85,24 @@ extension DownstreamConnection {
 
     private func beginExchange(_ received: HTTPHead) {
         deadline.disarm()
-        let snapshot = context.snapshot
         // The record keeps the target as received (its userinfo is redacted there); routing
         // and the upstream see the origin form.
-        let membership = SessionMembership(received, clientIP: clientIP, sessions: context.state.sessions, now: context.loop.now)
-        let trace = startTrace(received, log: snapshot.log, inSession: membership.session != nil)
+        let membership = membership(of: received)
+        let trace = startTrace(received, log: context.snapshot.log, inSession: membership.session != nil)
         var head = received
         if let origin = received.originFormTarget { head.target = origin }
-        let starter = ExchangeStarter(snapshot: snapshot, clientIP: clientIP, scheme: scheme,
-                                      sessions: context.state.sessions, now: context.loop.now)
-        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: !draining && !context.draining)
-        exchange.startedAt = context.loop.now
-        phase = .exchange(exchange)
-        run(exchange.machine.requestHeadReceived(), on: exchange)
+        startExchange(head, trace: trace, membership: membership, mayKeepAlive: !context.draining, startedAt: context.loop.now)
     }
 
     /// A connection-level answer (a head that did not parse or did not arrive in time):
     /// written, then the connection closes.
     func writeLocalAndClose(_ response: LocalResponse) {
         guard !phase.isClosed else { return }
-        writeLocalResponse(response, exchange: nil)
+        // No request was parsed: the answer gets a record of its own, whose id it carries.
+        if trace == nil { startTrace(nil, log: context.snapshot.log) }
+        writeOwnResponse(.local(response, requestID: trace?.visibleRequestID), exchange: nil)
         if let error = response.error { trace?.fail(error, response.message) }
         closeAfterFlush()
-    }
-
-    /// Sends what was written upstream while decoding and applies backpressure to the client.
-    func releaseUpstreamCork() {
-        if let corked = corkedUpstream {
-            corkedUpstream = nil
-            corked.socket.uncork()
-        }
-        if !phase.isClosed, let upstream = exchange?.upstream, upstream.pendingRequestBytes > 0 {
-            socket.setReading(false)
-        }
     }
 
     /// Relays client bytes to the upstream after a 101.
@@ -126,17 +111,5 @@ extension DownstreamConnection {
         run(exchange.machine.tunnelActivity(), on: exchange)
         upstream.socket.write(bytes)
         if upstream.socket.pendingWriteBytes > 0 { socket.setReading(false) }
-    }
-
-    /// An upload throttle: after reading `count` bytes of a request body, stop reading for as
-    /// long as the exchange says those bytes should have taken.
-    func throttleUpload(afterReading count: Int) {
-        guard case .exchange(let exchange) = phase, let pause = exchange.machine.uploadPause(afterReading: count) else { return }
-        socket.setReading(false)
-        uploadPausedUntil = context.loop.now &+ UInt64(pause) &* 1_000_000
-        context.loop.schedule(afterMilliseconds: pause) { [weak self, weak exchange] in
-            guard let self, let exchange, case .exchange(let current) = self.phase, current === exchange else { return }
-            if exchange.upstream?.pendingRequestBytes ?? 0 == 0 { self.socket.setReading(true) }
-        }
     }
 }

@@ -70,14 +70,10 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// see it end), so it guards re-entrancy beside the lifecycle rather than being a step of
     /// it; as a case it would have to carry, and restore, whichever phase it interrupted.
     var decoding = false
-    /// The process drains: no request after the one in progress. Not a `Phase` case either:
-    /// it can start in any phase (an idle connection closes at once, a busy one finishes
-    /// its exchange first), so as a case it would double every phase.
-    var draining = false
     /// An upload throttle holds client reads until this time (monotonic ns).
     var uploadPausedUntil: UInt64 = 0
     /// The upstream whose writes are held back until the current decoding pass ends.
-    var corkedUpstream: UpstreamConnection?
+    var corkedUpstream: StreamSocket?
 
     static let pipelineLimit = 64 * 1024
 
@@ -194,9 +190,10 @@ final class DownstreamConnection: StreamSocketDelegate {
         phase = .idle
     }
 
-    /// Process shutdown: idle connections close now, busy ones after their exchange.
+    /// Process shutdown (`context.draining` is set first): idle connections close now, busy
+    /// ones after their exchange. The connection keeps no flag of its own: the loop's drain
+    /// is the one condition, and the machine already answers with `Connection: close`.
     func drain() {
-        draining = true
         exchange?.machine.drain()
         if phase.isIdle { closeNow() }
     }
@@ -223,7 +220,9 @@ final class DownstreamConnection: StreamSocketDelegate {
         cancelExchange()
         endTrace()
         guard !phase.isClosed else { return }
-        guard keepAlive && !draining && !context.draining else {
+        // The machine's keep-alive was decided when the response ended; a drain may have
+        // begun since (a pacer still held bytes).
+        guard keepAlive && !context.draining else {
             closeAfterFlush()
             return
         }

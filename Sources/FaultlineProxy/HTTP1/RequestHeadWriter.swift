@@ -13,12 +13,35 @@ enum RequestHeadWriter {
     static func upstreamHead(for head: HTTPHead, framing: BodyFraming, clientIP: String, scheme: StaticString,
                              upstream: UpstreamConfig, upgrade: Bool, requestID: String? = nil,
                              dropping dropped: [String] = []) -> [UInt8] {
-        var out: [UInt8] = []
+        var sink = HTTP1RequestHeadSink()
         // Room for everything added below (Host, X-Forwarded-*, Via, the request ID, framing),
         // so the head is built in one allocation rather than regrown on the way.
-        out.reserveCapacity(head.headers.bytes.count * 2 + head.target.count + head.method.utf8.count
-                            + upstream.hostHeaderValue.utf8.count + clientIP.utf8.count + (requestID?.utf8.count ?? 0) + 256)
-        HTTP1Encoder.appendRequestLine(method: head.method, target: head.target, into: &out)
+        sink.out.reserveCapacity(head.headers.bytes.count * 2 + head.target.count + head.method.utf8.count
+                                 + upstream.hostHeaderValue.utf8.count + clientIP.utf8.count + (requestID?.utf8.count ?? 0) + 256)
+        write(head, framing: framing, clientIP: clientIP, scheme: scheme, upstream: upstream, upgrade: upgrade,
+              requestID: requestID, dropping: dropped, into: &sink)
+        return sink.out
+    }
+
+    /// The same head as an HTTP/1.1 head value (method, target, fields), for a leg that
+    /// encodes it otherwise (HTTP/2); `keepTrailersTE` adds `TE: trailers` last.
+    static func upstreamHeadValue(for head: HTTPHead, framing: BodyFraming, clientIP: String, scheme: StaticString,
+                                  upstream: UpstreamConfig, upgrade: Bool, requestID: String? = nil,
+                                  dropping dropped: [String] = [], keepTrailersTE: Bool = false) -> HTTPHead {
+        var sink = HeadValueSink()
+        sink.head.headers.reserveCapacity(bytes: head.headers.bytes.count + 256, fields: head.headers.count + 8)
+        write(head, framing: framing, clientIP: clientIP, scheme: scheme, upstream: upstream, upgrade: upgrade,
+              requestID: requestID, dropping: dropped, into: &sink)
+        if keepTrailersTE { sink.head.headers.add(name: "TE".utf8, value: "trailers".utf8) }
+        return sink.head
+    }
+
+    /// Walks `head` once, handing `sink` the request line, every kept field and the ones
+    /// Faultline adds: the one description of the upstream head, whatever encodes it.
+    private static func write<Sink: RequestHeadSink>(_ head: HTTPHead, framing: BodyFraming, clientIP: String,
+                                                     scheme: StaticString, upstream: UpstreamConfig, upgrade: Bool,
+                                                     requestID: String?, dropping dropped: [String], into sink: inout Sink) {
+        sink.requestLine(method: head.method, target: head.target)
         let hopByHop = HopByHop(head.headers)
         var clientHost: Range<Int>?
         var forwardedFor: Range<Int>?
@@ -51,48 +74,51 @@ enum RequestHeadWriter {
                 default:
                     break
                 }
-                out.append(contentsOf: raw[headers.lineRange(index)])
+                sink.copyField(index, of: headers, raw: raw)
             }
         }
         let bytes = headers.bytes
         if upstream.hostHeader == .preserve, let clientHost {
-            HTTP1Encoder.appendField("Host", bytes[clientHost], into: &out)
+            sink.field("Host", bytes[clientHost])
         } else {
-            HTTP1Encoder.appendField("Host", upstream.hostHeaderValue.utf8, into: &out)
+            sink.field("Host", upstream.hostHeaderValue.utf8)
         }
         if let forwardedFor {
             var combined = Array(bytes[forwardedFor])
             combined.append(contentsOf: ", ".utf8)
             combined.append(contentsOf: clientIP.utf8)
-            HTTP1Encoder.appendField("X-Forwarded-For", combined, into: &out)
+            sink.field("X-Forwarded-For", combined)
         } else {
-            HTTP1Encoder.appendField("X-Forwarded-For", clientIP.utf8, into: &out)
+            sink.field("X-Forwarded-For", clientIP.utf8)
         }
-        HTTP1Encoder.appendField("X-Forwarded-Proto", UnsafeBufferPointer(start: scheme.utf8Start, count: scheme.utf8CodeUnitCount), into: &out)
+        sink.field("X-Forwarded-Proto", UnsafeBufferPointer(start: scheme.utf8Start, count: scheme.utf8CodeUnitCount))
         if let clientHost {
-            HTTP1Encoder.appendField("X-Forwarded-Host", bytes[clientHost], into: &out)
+            sink.field("X-Forwarded-Host", bytes[clientHost])
         }
-        appendVia(existing: via.map { bytes[$0] }, version: head, into: &out)
-        if let requestID { HTTP1Encoder.appendField("X-Request-ID", requestID.utf8, into: &out) }
+        sink.via(existing: via.map { bytes[$0] }, hop: head.versionMinor == 0 && head.versionMajor == 1 ? "1.0 faultline" : "1.1 faultline")
+        if let requestID { sink.field("X-Request-ID", requestID.utf8) }
         switch framing {
         case .contentLength(let length):
-            HTTP1Encoder.appendField("Content-Length", decimal: length, into: &out)
+            sink.field("Content-Length", decimal: length)
         case .chunked:
-            appendChunked(codings: head.transferCodingsBeforeChunked, into: &out)
+            let codings = head.transferCodingsBeforeChunked
+            if codings.isEmpty {
+                sink.field("Transfer-Encoding", "chunked".utf8)
+            } else {
+                sink.field("Transfer-Encoding", codings + Array(", chunked".utf8))
+            }
         case .none:
             // An explicitly empty body keeps saying so: some origins answer 411 to a POST without it.
-            if head.contentLength != nil { HTTP1Encoder.appendField("Content-Length", decimal: 0, into: &out) }
+            if head.contentLength != nil { sink.field("Content-Length", decimal: 0) }
         case .untilClose:
             // A request is never delimited by close (RFC 9112 §6.3); nothing to declare.
             break
         }
         if upgrade, let upgradeIndex = headers.firstIndex(of: "upgrade") {
-            HTTP1Encoder.appendField("Connection", "upgrade".utf8, into: &out)
-            headers.bytes.withUnsafeBytes { raw in out.append(contentsOf: raw[headers.lineRange(upgradeIndex)]) }
+            sink.field("Connection", "upgrade".utf8)
+            headers.bytes.withUnsafeBytes { raw in sink.copyField(upgradeIndex, of: headers, raw: raw) }
         }
-        out.append(13)
-        out.append(10)
-        return out
+        sink.end()
     }
 
     /// `Transfer-Encoding: chunked`, after the other codings the body still carries (`gzip, chunked`).
@@ -106,12 +132,9 @@ enum RequestHeadWriter {
 
     /// Appends `Via`, keeping earlier hops and adding this one with the received protocol version.
     static func appendVia(existing: ArraySlice<UInt8>?, version head: HTTPHead, into out: inout [UInt8]) {
-        // Written in place: a value array of its own cost an allocation per message.
-        out.append(contentsOf: "Via: ".utf8)
-        if let existing, !existing.isEmpty {
-            out.append(contentsOf: existing)
-            out.append(contentsOf: ", ".utf8)
-        }
-        out.append(contentsOf: head.versionMinor == 0 && head.versionMajor == 1 ? "1.0 faultline\r\n".utf8 : "1.1 faultline\r\n".utf8)
+        var sink = HTTP1RequestHeadSink()
+        swap(&sink.out, &out)
+        sink.via(existing: existing, hop: head.versionMinor == 0 && head.versionMajor == 1 ? "1.0 faultline" : "1.1 faultline")
+        swap(&sink.out, &out)
     }
 }

@@ -63,29 +63,4 @@ enum ResponseHeadWriter {
             break
         }
     }
-
-    /// A complete response Faultline writes itself (errors): plain text, Content-Length; the
-    /// body is left out for a HEAD request (`includeBody` false) but its length still declared.
-    static func localResponse(status: Int, body: String, keepAlive: Bool, includeBody: Bool = true,
-                              contentType: String = "text/plain; charset=utf-8",
-                              extraHeaders: [(String, String)] = []) -> [UInt8] {
-        var out: [UInt8] = []
-        let bodyBytes = Array(body.utf8)
-        HTTP1Encoder.appendStatusLine(status: status, reason: [], into: &out)
-        HTTP1Encoder.appendField("Content-Type", contentType.utf8, into: &out)
-        HTTP1Encoder.appendField("Content-Length", decimal: UInt64(bodyBytes.count), into: &out)
-        HTTP1Encoder.appendField("Server", "faultline".utf8, into: &out)
-        for (name, value) in extraHeaders {
-            out.append(contentsOf: name.utf8)
-            out.append(contentsOf: ": ".utf8)
-            out.append(contentsOf: value.utf8)
-            out.append(contentsOf: "\r\n".utf8)
-        }
-        if !keepAlive {
-            HTTP1Encoder.appendField("Connection", "close".utf8, into: &out)
-        }
-        out.append(contentsOf: "\r\n".utf8)
-        if includeBody { out.append(contentsOf: bodyBytes) }
-        return out
-    }
 }

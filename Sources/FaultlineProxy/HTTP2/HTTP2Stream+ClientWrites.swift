@@ -1,6 +1,6 @@
 import FaultlineHTTP
 import FaultlineHTTP2
-import FaultlineConfig
+import FaultlineLog
 
 /// The client side of the stream's exchange, written as HTTP/2 frames on this stream.
 extension HTTP2Stream: ExchangeClient {
@@ -19,14 +19,8 @@ extension HTTP2Stream: ExchangeClient {
         submit(fields, body: shape.framing == .none ? nil : [])
     }
 
-    func startPacer(_ settings: PacerSettings, exchange: Exchange) {
-        let pacer = ResponsePacer(sink: self, loop: context.loop, bytesPerSecond: settings.bytesPerSecond,
-                                  chunkBytes: settings.chunkBytes, holdMilliseconds: settings.holdMilliseconds)
-        pacer.backpressure = { [weak exchange] pause in
-            exchange?.upstream?.setResponseReading(!pause)
-        }
-        exchange.pacer = pacer
-    }
+    /// A pacer hands its bytes to this stream (`writePaced`).
+    var pacedSink: PacedSink { self }
 
     func forwardResponseBody(_ bytes: UnsafeRawBufferPointer, part: ResponseBodyPart, exchange: Exchange) {
         guard response == .streaming else { return }
@@ -50,18 +44,29 @@ extension HTTP2Stream: ExchangeClient {
         endResponse(trailers: exchange.responseTrailers)
     }
 
-    func writeLocalResponse(_ response: LocalResponse, exchange: Exchange?) {
+    func writeOwnResponse(_ response: OwnResponse, exchange: Exchange?) {
         guard self.response == .notStarted else { return }
-        let body = Array((response.message + "\n").utf8)
-        traceLocalResponse(status: response.status, contentType: response.contentType,
-                           body: response.includeBody ? body : [])
-        var fields = HTTPHeaders()
-        fields.add(name: ":status", value: String(response.status))
-        fields.add(name: "content-type", value: response.contentType)
-        fields.add(name: "content-length", value: String(body.count))
-        fields.add(name: "server", value: "faultline")
-        if let id = trace?.visibleRequestID { fields.add(name: "x-request-id", value: id) }
-        submit(fields, body: response.includeBody ? body : nil)
+        noteOwnResponse(response)
+        let fields = OwnResponseHTTP2.fields(of: response)
+        switch response.ending {
+        case .complete:
+            submit(fields, body: OwnResponseHTTP2.body(of: response))
+        case .garbage:
+            trace?.status = 0
+            submit(fields, body: nil)
+        case .brokenFraming:
+            do {
+                try session.submitResponse(streamID: id, fields: fields, endStream: false)
+            } catch {
+                return
+            }
+            // The reset waits until the head and the body's start are framed (`outboundDrained`);
+            // the record notes it now, since the exchange ends before.
+            self.response = .cutting(.protocolError)
+            session.sendBody(streamID: id, response.body)
+            trace?.noteHTTP2Error(LogHTTP2Error(code: HTTP2ErrorCode.protocolError.rawValue, frame: .rstStream, sender: .faultline))
+            connection.scheduleFlush()
+        }
     }
 
     /// An exchange cannot become a tunnel on HTTP/2; should one try, the stream is cancelled.

@@ -37,7 +37,7 @@ extension HTTP2Stream {
     /// The held request's stream ended cleanly: its exchange starts with the whole request.
     func release(_ held: HTTP2HeldRequest) {
         deadline.disarm()
-        startExchange(held.head, trace: trace, membership: held.membership, startedAt: held.receivedAt)
+        startStreamExchange(held.head, trace: trace, membership: held.membership, startedAt: held.receivedAt)
         guard let exchange else { return }
         if !held.body.isEmpty && exchange.machine.isReadingRequest {
             held.body.withUnsafeBytes { raw in
@@ -56,7 +56,8 @@ extension HTTP2Stream {
         let milliseconds = context.snapshot.config.clientTimeouts.idleMs
         let message = "request body stalled for \(milliseconds) ms"
         trace?.fail(.clientTimeout, message)
-        writeLocalResponse(LocalResponse(status: 408, message: message, keepAlive: true), exchange: nil)
+        writeOwnResponse(.local(LocalResponse(status: 408, message: message, keepAlive: true), requestID: trace?.visibleRequestID),
+                         exchange: nil)
         endExchange()
     }
 

@@ -20,12 +20,6 @@ extension HTTP2Stream {
         return trace
     }
 
-    /// Notes a response Faultline writes itself (an error or a status fault).
-    func traceLocalResponse(status: Int, contentType: String?, headers: [(name: String, value: String)] = [],
-                            body: [UInt8]) {
-        trace?.noteLocalResponse(status: status, contentType: contentType, headers: headers, body: body, now: context.loop.now)
-    }
-
     /// Writes the record of the stream's exchange, if one was started.
     func endTrace() {
         guard let trace else { return }

@@ -45,8 +45,6 @@ final class HTTP2Stream {
     let connection: HTTP2Connection
     var phase: Phase
     var response = ResponseProgress.notStarted
-    /// Whether END_STREAM arrived from the client.
-    var requestComplete = false
     /// The record of this stream's exchange.
     var trace: ExchangeTrace?
     /// The stream's one deadline (request body, upstream connect and response).
@@ -58,7 +56,7 @@ final class HTTP2Stream {
     /// An upload throttle holds the window closed until this time (monotonic ns).
     var uploadPausedUntil: UInt64 = 0
     /// The upstream whose writes are held until the current event is handled.
-    var corkedUpstream: UpstreamConnection?
+    var corkedUpstream: StreamSocket?
     /// Whether this stream paused its upstream because its outbound queue is long.
     var upstreamPaused = false
 
@@ -91,7 +89,6 @@ final class HTTP2Stream {
     /// The request head arrived: translated to HTTP/1.1 and started like any request. A head
     /// the translation refuses is malformed (RFC 9113 §8.1.1): the stream is reset.
     func begin(_ block: HTTP2HeaderBlock) {
-        requestComplete = block.endsStream
         let head: HTTPHead
         do {
             head = try block.requestHead()
@@ -101,26 +98,28 @@ final class HTTP2Stream {
             endTrace()
             return
         }
-        let sessions = context.state.sessions
-        let membership = SessionMembership(head, clientIP: connection.clientIP, sessions: sessions, now: context.loop.now)
+        let membership = membership(of: head)
         let trace = startTrace(head, inSession: membership.session != nil)
         if holds(head, endsStream: block.endsStream) {
             hold(head, membership: membership)
             return
         }
-        startExchange(head, trace: trace, membership: membership, startedAt: context.loop.now)
+        startStreamExchange(head, trace: trace, membership: membership, startedAt: context.loop.now)
     }
 
-    /// Starts the request's exchange through `ExchangeStarter`, as for HTTP/1.
-    func startExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, startedAt: UInt64) {
-        let starter = ExchangeStarter(snapshot: context.snapshot, clientIP: connection.clientIP, scheme: connection.scheme,
-                                      sessions: context.state.sessions, now: context.loop.now)
-        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: true)
-        exchange.startedAt = startedAt
-        phase = .exchange(exchange)
-        run(exchange.machine.requestHeadReceived(), on: exchange)
+    /// Starts the request's exchange as every host does; keep-alive is the connection's
+    /// business on HTTP/2, so the machine may always keep it.
+    func startStreamExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, startedAt: UInt64) {
+        startExchange(head, trace: trace, membership: membership, mayKeepAlive: true, startedAt: startedAt)
         releaseUpstreamCork()
         connection.scheduleFlush()
+    }
+
+    var clientIP: String { connection.clientIP }
+    var scheme: StaticString { connection.scheme }
+
+    func adopt(_ exchange: Exchange) {
+        phase = .exchange(exchange)
     }
 
     /// Request body bytes: reported to the exchange, then given back to the window once the
@@ -155,8 +154,8 @@ final class HTTP2Stream {
         trace?.fail(.badRequest, "bad request: \(refusal.description)")
         if response == .notStarted {
             exchange?.clientStatus = 431
-            writeLocalResponse(LocalResponse(status: 431, message: "Request Header Fields Too Large", keepAlive: true),
-                               exchange: exchange)
+            writeOwnResponse(.local(LocalResponse(status: 431, message: "Request Header Fields Too Large", keepAlive: true),
+                                    requestID: trace?.visibleRequestID), exchange: exchange)
         } else {
             reset(.protocolError)
         }
@@ -165,7 +164,6 @@ final class HTTP2Stream {
 
     /// END_STREAM from the client.
     func requestEnded() {
-        requestComplete = true
         if case .holding(let held) = phase {
             release(held)
             return

@@ -4,7 +4,7 @@ import FaultlineHTTP
 /// through the lifecycle's transitions.
 extension UpstreamConnection {
     /// Decodes one read for `owner`: interim responses, then the final one.
-    func decode(_ bytes: UnsafeRawBufferPointer, for owner: UpstreamConnectionOwner) {
+    func decode(_ bytes: UnsafeRawBufferPointer, for owner: UpstreamLegOwner) {
         var input = bytes
         while true {
             let status = decoder.feed(input)
@@ -22,7 +22,7 @@ extension UpstreamConnection {
                     input = UnsafeRawBufferPointer(rebasing: input[consumed...])
                     if input.isEmpty { return }
                 case .response(let owner):
-                    owner.upstreamDidFinishResponse(self)
+                    owner.upstream(.http1(self), reported: .finished)
                     return
                 case .ignored:
                     return
@@ -33,7 +33,7 @@ extension UpstreamConnection {
                     return
                 }
                 let rest = UnsafeRawBufferPointer(rebasing: input[consumed...])
-                if !rest.isEmpty { owner.upstream(self, didReceiveTunnelBytes: rest) }
+                if !rest.isEmpty { owner.upstream(.http1(self), reported: .tunnelBytes(rest)) }
                 return
             case .failed(let error):
                 fail(.malformed(error.reason))
@@ -56,14 +56,14 @@ extension UpstreamConnection {
             fail(.closedEarly)
             return
         }
-        owner.upstreamDidFinishResponse(self)
+        owner.upstream(.http1(self), reported: .finished)
         closeByUpstream()
     }
 
     /// Hands events to the owner; returns whether a message ended among them.
     @discardableResult
     private func deliver(_ events: [HTTP1DecoderEvent], from input: UnsafeRawBufferPointer,
-                         to owner: UpstreamConnectionOwner) -> Bool {
+                         to owner: UpstreamLegOwner) -> Bool {
         var ended = false
         // Matched in place: copying each event (a head holds its fields) out of the array
         // costs on every response.
@@ -77,11 +77,11 @@ extension UpstreamConnection {
                     fail(.malformed("a response head where none was expected"))
                     return false
                 }
-                owner.upstream(self, didReceiveHead: head)
+                owner.upstream(.http1(self), reported: .head(head))
             case .body(let range):
-                owner.upstream(self, didReceiveBody: UnsafeRawBufferPointer(rebasing: input[range]))
+                owner.upstream(.http1(self), reported: .body(UnsafeRawBufferPointer(rebasing: input[range])))
             case .trailers(let trailers):
-                owner.upstream(self, didReceiveTrailers: trailers)
+                owner.upstream(.http1(self), reported: .trailers(trailers))
             case .end:
                 ended = true
             }

@@ -24,7 +24,7 @@ final class UpstreamConnection: StreamSocketDelegate {
     /// Starts a connection to `address` on `loop` for `owner`'s exchange, with TLS when
     /// `security` is given; `headRequest` tells the decoder there is no body.
     init(address: SocketAddress, loop: EventLoop, security: UpstreamSecurity?, state: ProxyServerState,
-         owner: UpstreamConnectionOwner, headRequest: Bool) throws(IOError) {
+         owner: UpstreamLegOwner, headRequest: Bool) throws(IOError) {
         self.address = address
         self.security = security
         self.state = state
@@ -37,7 +37,7 @@ final class UpstreamConnection: StreamSocketDelegate {
 
     /// Attaches an idle connection, just taken from the pool, to an exchange; `headRequest`
     /// tells the decoder there is no body.
-    func begin(owner: UpstreamConnectionOwner, headRequest: Bool) {
+    func begin(owner: UpstreamLegOwner, headRequest: Bool) {
         guard lifecycle.attach(owner: owner, bytesSent: socket.bytesSent) else { return }
         decoder.responseHasNoBody = headRequest
         socket.setReading(true)
@@ -107,7 +107,7 @@ final class UpstreamConnection: StreamSocketDelegate {
         let after = lifecycle.close(.failed(failure))
         socket.close()
         switch after {
-        case .tellOwner(let owner): owner.upstream(self, didFail: failure)
+        case .tellOwner(let owner): owner.upstream(.http1(self), reported: .failed(failure))
         case .leavePool(let pool): pool.remove(self)
         case .ignored: break
         }
@@ -125,7 +125,7 @@ final class UpstreamConnection: StreamSocketDelegate {
         switch checkPins() {
         case .passed(let pin):
             let owner = lifecycle.connected(pin: pin)
-            owner?.upstreamDidConnect(self)
+            owner?.upstream(.http1(self), reported: .connected)
         case .refused(let refusal):
             fail(.pinMismatch(refusal))
         }
@@ -134,11 +134,11 @@ final class UpstreamConnection: StreamSocketDelegate {
     func socket(_ socket: StreamSocket, didRead bytes: UnsafeRawBufferPointer) {
         switch lifecycle {
         case .serving(let owner, _, _):
-            owner.upstreamWillDeliver(self)
+            owner.upstream(.http1(self), reported: .willDeliver)
             decode(bytes, for: owner)
-            owner.upstreamDidDeliver(self)
+            owner.upstream(.http1(self), reported: .didDeliver)
         case .tunnel(let owner):
-            owner.upstream(self, didReceiveTunnelBytes: bytes)
+            owner.upstream(.http1(self), reported: .tunnelBytes(bytes))
         case .connecting:
             // The socket reports the connection before any byte; a byte before the request
             // could not be an answer to it.
@@ -161,7 +161,7 @@ final class UpstreamConnection: StreamSocketDelegate {
     }
 
     func socketDidDrain(_ socket: StreamSocket) {
-        lifecycle.owner?.upstreamDidDrain(self)
+        lifecycle.owner?.upstream(.http1(self), reported: .drained)
     }
 
     func socket(_ socket: StreamSocket, didFail error: IOError) {

@@ -5,7 +5,7 @@ import FaultlineLog
 /// impossible there (refused with false, `nil` or `.ignored`).
 extension UpstreamConnectionLifecycle {
     /// An idle connection is taken from the pool for `owner`'s exchange. Refused unless idle.
-    mutating func attach(owner: UpstreamConnectionOwner, bytesSent: UInt64) -> Bool {
+    mutating func attach(owner: UpstreamLegOwner, bytesSent: UInt64) -> Bool {
         guard case .idle(_, _, let pin) = self else { return false }
         self = .serving(owner: owner, exchange: UpstreamExchangeProgress(bytesSentBefore: bytesSent, lease: .pooled),
                         pin: pin)
@@ -14,7 +14,7 @@ extension UpstreamConnectionLifecycle {
 
     /// The connect, handshake and pin check passed. Returns the owner to tell; nil (nothing
     /// changed) unless connecting.
-    mutating func connected(pin: PinResult?) -> UpstreamConnectionOwner? {
+    mutating func connected(pin: PinResult?) -> UpstreamLegOwner? {
         guard case .connecting(let owner, let exchange) = self else { return nil }
         self = .serving(owner: owner, exchange: exchange, pin: pin)
         return owner
@@ -67,7 +67,7 @@ extension UpstreamConnectionLifecycle {
         /// An interim response ended: resume decoding for the final one.
         case interim
         /// The final response ended: tell `owner`.
-        case response(UpstreamConnectionOwner)
+        case response(UpstreamLegOwner)
         /// No message was in progress (tunnel, idle, closed).
         case ignored
     }
@@ -103,7 +103,7 @@ extension UpstreamConnectionLifecycle {
     enum AfterClose {
         /// It was attached: `owner` hears of a failure (a close the owner asked for needs
         /// no word back).
-        case tellOwner(UpstreamConnectionOwner)
+        case tellOwner(UpstreamLegOwner)
         /// It was idle: it leaves `pool`.
         case leavePool(UpstreamPool)
         /// It had already closed.

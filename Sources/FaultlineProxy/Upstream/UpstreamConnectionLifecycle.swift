@@ -14,27 +14,27 @@ import FaultlineLog
 enum UpstreamConnectionLifecycle {
     /// The TCP connect, TLS handshake or pin check is running for the first exchange, whose
     /// request is already being queued.
-    case connecting(owner: UpstreamConnectionOwner, exchange: UpstreamExchangeProgress)
+    case connecting(owner: UpstreamLegOwner, exchange: UpstreamExchangeProgress)
     /// Connected and carrying one exchange. `pin` is the handshake's pin verdict (nil
     /// without pins); pooled reuses carry it, since the chain was checked once.
-    case serving(owner: UpstreamConnectionOwner, exchange: UpstreamExchangeProgress, pin: PinResult?)
+    case serving(owner: UpstreamLegOwner, exchange: UpstreamExchangeProgress, pin: PinResult?)
     /// In `pool`, attached to no exchange, until `deadline` (monotonic ns).
     case idle(pool: UpstreamPool, deadline: UInt64, pin: PinResult?)
     /// After a 101, a byte relay for `owner`: never reusable.
-    case tunnel(owner: UpstreamConnectionOwner)
+    case tunnel(owner: UpstreamLegOwner)
     /// Closed, for good. `last` is the exchange it carried when it closed, if any, so a
     /// retry can still ask what reached the upstream.
     case closed(UpstreamCloseReason, last: UpstreamExchangeProgress?)
 
     /// A new connection, made for `owner`'s exchange.
-    init(connectingFor owner: UpstreamConnectionOwner, bytesSent: UInt64) {
+    init(connectingFor owner: UpstreamLegOwner, bytesSent: UInt64) {
         self = .connecting(owner: owner, exchange: UpstreamExchangeProgress(bytesSentBefore: bytesSent, lease: .fresh))
     }
 
     // MARK: Questions
 
     /// The exchange the connection serves or tunnels for; nil while idle or closed.
-    var owner: UpstreamConnectionOwner? {
+    var owner: UpstreamLegOwner? {
         switch self {
         case .connecting(let owner, _), .serving(let owner, _, _), .tunnel(let owner): owner
         case .idle, .closed: nil

@@ -20,7 +20,12 @@ public struct PinSet: Sendable, Equatable {
 
     /// Checks `chain` (verified, leaf first) at `now`.
     public func evaluate(chain: [Certificate], at now: Date) -> PinVerdict {
-        let observed = PinObservation.of(chain)
+        evaluate(observed: PinObservation.of(chain), at: now)
+    }
+
+    /// Checks a verified chain already read as observations (leaf first) at `now`: for a
+    /// chain known by its pins and subjects only, such as an app's chain in `pins app`.
+    public func evaluate(observed: [PinObservation], at now: Date) -> PinVerdict {
         let matches = PinSet.matches(of: policy.live, in: observed)
         let expired = policy.isExpired(at: now)
         let effective = policy.effectiveMode(at: now)

@@ -107,9 +107,7 @@ final class TLSBlockingConnection {
     }
 
     static func setTimeouts(_ fd: Int32, milliseconds: Int) {
-        var value = timeval(tv_sec: max(milliseconds, 1) / 1000, tv_usec: (max(milliseconds, 1) % 1000) * 1000)
-        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
-        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        BlockingIO.setTimeouts(fd, milliseconds: milliseconds)
     }
 
     static func now() -> UInt64 {

@@ -17,7 +17,7 @@ extension HTTP2UpstreamConnection {
                 data(bytes, on: id)
             case .endStream(let id):
                 guard let stream = streams.removeValue(forKey: id), let owner = stream.end() else { continue }
-                owner.upstreamStreamDidFinishResponse(stream)
+                owner.upstream(.http2(stream), reported: .finished)
             case .resetReceived(let id, let code):
                 let unprocessed = code == .refusedStream && streams[id]?.sawResponseHead == false
                 failStream(id, unprocessed ? .notProcessed(code, frame: .rstStream) : .streamReset(code), reset: nil)
@@ -30,7 +30,7 @@ extension HTTP2UpstreamConnection {
             case .resetSent, .goAwaySent:
                 break
             case .outboundDrained(let id):
-                if let stream = streams[id] { stream.owner?.upstreamStreamDidDrain(stream) }
+                if let stream = streams[id] { stream.owner?.upstream(.http2(stream), reported: .drained) }
             case .connectionError(let failure):
                 // nghttp2 queued a GOAWAY; it leaves with what is ready, then the socket closes.
                 var output: [UInt8] = []
@@ -48,7 +48,7 @@ extension HTTP2UpstreamConnection {
             return
         }
         lifecycle = .ready(pin: pin)
-        for stream in waiting { stream.owner?.upstreamStreamDidConnect(stream) }
+        for stream in waiting { stream.owner?.upstream(.http2(stream), reported: .connected) }
         scheduleFlush()
     }
 
@@ -64,11 +64,11 @@ extension HTTP2UpstreamConnection {
                 return
             }
             if block.kind == .response { stream.noteResponseHead() }
-            owner.upstreamStreamWillDeliver(stream)
-            owner.upstreamStream(stream, didReceiveHead: head)
-            owner.upstreamStreamDidDeliver(stream)
+            owner.upstream(.http2(stream), reported: .willDeliver)
+            owner.upstream(.http2(stream), reported: .head(head))
+            owner.upstream(.http2(stream), reported: .didDeliver)
         case .trailers:
-            owner.upstreamStream(stream, didReceiveTrailers: block.fields)
+            owner.upstream(.http2(stream), reported: .trailers(block.fields))
         case .request:
             failStream(id, .malformed("a request head on a response stream"), reset: .protocolError)
         }
@@ -76,9 +76,9 @@ extension HTTP2UpstreamConnection {
 
     private func data(_ bytes: [UInt8], on id: Int32) {
         guard let stream = streams[id], let owner = stream.owner else { return }
-        owner.upstreamStreamWillDeliver(stream)
-        bytes.withUnsafeBytes { owner.upstreamStream(stream, didReceiveBody: $0) }
-        owner.upstreamStreamDidDeliver(stream)
+        owner.upstream(.http2(stream), reported: .willDeliver)
+        bytes.withUnsafeBytes { owner.upstream(.http2(stream), reported: .body($0)) }
+        owner.upstream(.http2(stream), reported: .didDeliver)
         stream.delivered(bytes.count)
     }
 
@@ -109,7 +109,7 @@ extension HTTP2UpstreamConnection {
     private func failStream(_ id: Int32, _ failure: UpstreamFailure, reset: HTTP2ErrorCode?) {
         guard let stream = streams.removeValue(forKey: id) else { return }
         if let reset { session.resetStream(streamID: id, errorCode: reset) }
-        stream.end()?.upstreamStream(stream, didFail: failure)
+        stream.end()?.upstream(.http2(stream), reported: .failed(failure))
     }
 
     /// A stream left: the connection may now be idle, or done going away.

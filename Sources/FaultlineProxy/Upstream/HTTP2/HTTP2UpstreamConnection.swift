@@ -105,7 +105,7 @@ final class HTTP2UpstreamConnection: StreamSocketDelegate {
                 try stream.open()
                 if let id = stream.id { streams[id] = stream }
             } catch {
-                stream.end()?.upstreamStream(stream, didFail: .http2(error.message))
+                stream.end()?.upstream(.http2(stream), reported: .failed(.http2(error.message)))
             }
         }
     }
@@ -187,7 +187,7 @@ final class HTTP2UpstreamConnection: StreamSocketDelegate {
         let all = waiting + streams.keys.sorted().compactMap { streams[$0] }
         waiting = []
         streams = [:]
-        for stream in all { stream.end()?.upstreamStream(stream, didFail: failure) }
+        for stream in all { stream.end()?.upstream(.http2(stream), reported: .failed(failure)) }
     }
 
     // MARK: StreamSocketDelegate

@@ -52,7 +52,7 @@ final class HTTP2UpstreamRegistry {
                                                  state: connection.state)
                 target.connection.attach(stream)
             } catch {
-                stream.end()?.upstreamStream(stream, didFail: error)
+                stream.end()?.upstream(.http2(stream), reported: .failed(error))
             }
         }
     }

@@ -4,7 +4,7 @@ import FaultlineHTTP2
 /// One exchange's stream on an HTTP/2 upstream connection. It keeps the request until the
 /// connection may open the stream (connected, the peer's SETTINGS read, a slot free), then
 /// hands head, body and trailers to the session; the response comes back through the
-/// connection as `UpstreamStreamOwner` events.
+/// connection as `UpstreamLegOwner` events.
 ///
 /// Flow control: the stream's receive window reopens only for bytes the owner has taken
 /// while reading (`setResponseReading`); bytes that arrive while the owner's client is
@@ -13,9 +13,9 @@ final class HTTP2UpstreamStream {
     /// Where the stream is.
     enum Lifecycle {
         /// Not yet opened on the connection: the request waits here.
-        case waiting(owner: UpstreamStreamOwner)
+        case waiting(owner: UpstreamLegOwner)
         /// Opened with stream id `id`.
-        case open(owner: UpstreamStreamOwner, id: Int32)
+        case open(owner: UpstreamLegOwner, id: Int32)
         /// The response completed, the stream failed or the exchange let it go; `id` if it
         /// was opened.
         case over(id: Int32?)
@@ -46,7 +46,7 @@ final class HTTP2UpstreamStream {
     private var reading = true
     private var owedWindow = 0
 
-    init(connection: HTTP2UpstreamConnection, owner: UpstreamStreamOwner, fields: HTTPHeaders, connectionWasOpen: Bool) {
+    init(connection: HTTP2UpstreamConnection, owner: UpstreamLegOwner, fields: HTTPHeaders, connectionWasOpen: Bool) {
         self.connection = connection
         self.fields = fields
         self.connectionWasOpen = connectionWasOpen
@@ -54,7 +54,7 @@ final class HTTP2UpstreamStream {
     }
 
     /// The exchange it serves, until it is over.
-    var owner: UpstreamStreamOwner? {
+    var owner: UpstreamLegOwner? {
         switch lifecycle {
         case .waiting(let owner), .open(let owner, _): owner
         case .over: nil
@@ -192,7 +192,7 @@ final class HTTP2UpstreamStream {
 
     /// Marks the stream over and returns the owner to tell, if it had one.
     @discardableResult
-    func end() -> UpstreamStreamOwner? {
+    func end() -> UpstreamLegOwner? {
         let owner = self.owner
         lifecycle = .over(id: id)
         return owner

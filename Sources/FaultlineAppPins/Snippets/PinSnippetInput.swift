@@ -1,20 +1,30 @@
-import FaultlineTLS
+public import FaultlineTLS
 
 /// What a snippet is made of: the host it pins, the live pin and the certificate it is the
 /// key of, where the chain came from, and the expiration day where the platform has one.
-struct PinSnippetInput {
+public struct PinSnippetInput: Sendable {
     /// The host name the entry pins.
-    let host: String
+    public let host: String
     /// The live pin, base64 without prefix.
-    let pin: String
+    public let pin: String
     /// Leaf, intermediate or root.
-    let position: CertificatePosition
+    public let position: CertificatePosition
     /// `the leaf key (CN=localhost, verified chain #0)`.
-    let certificate: String
+    public let certificate: String
     /// `127.0.0.1:8443 (verified chain)` or the file.
-    let origin: String
+    public let origin: String
     /// `yyyy-MM-dd` for Android and TrustKit, nil otherwise.
-    let expires: String?
+    public let expires: String?
+
+    /// Creates an input.
+    public init(host: String, pin: String, position: CertificatePosition, certificate: String, origin: String, expires: String?) {
+        self.host = host
+        self.pin = pin
+        self.position = position
+        self.certificate = certificate
+        self.origin = origin
+        self.expires = expires
+    }
 
     /// The block's opening lines, shared by every platform (without comment markers).
     func header(_ title: String) -> [String] {

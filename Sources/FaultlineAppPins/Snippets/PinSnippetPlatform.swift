@@ -1,5 +1,5 @@
 /// The platforms `pins compute --emit` writes a configuration block for.
-enum PinSnippetPlatform: String, CaseIterable {
+public enum PinSnippetPlatform: String, CaseIterable, Sendable {
     /// App Transport Security `NSPinnedDomains` in an Info.plist.
     case ios
     /// Android's `network_security_config.xml`.
@@ -11,12 +11,12 @@ enum PinSnippetPlatform: String, CaseIterable {
 
     /// Whether the platform has a pin expiration date (Android `expiration`, TrustKit
     /// `TSKExpirationDate`); ATS and OkHttp pin until the app is updated.
-    var hasExpiration: Bool {
+    public var hasExpiration: Bool {
         self == .android || self == .trustkit
     }
 
     /// The name used in messages.
-    var displayName: String {
+    public var displayName: String {
         switch self {
         case .ios: "ATS"
         case .android: "Android"

@@ -1,13 +1,13 @@
 /// `pins compute --emit`: a platform's pin configuration block for one host, with the live
 /// pin, a backup-pin placeholder, the expiration where the platform has one, and that
 /// platform's pitfalls as comments (docs/pinning.md, "Snippets").
-enum PinSnippet {
+public enum PinSnippet {
     /// Stands for the backup pin. `.` is in no base64 alphabet (okio's URL-safe one
     /// included), so every reader refuses the block until it is replaced.
-    static let backupPlaceholder = "REPLACE.WITH.BACKUP.PIN"
+    public static let backupPlaceholder = "REPLACE.WITH.BACKUP.PIN"
 
     /// The block for `platform`, ending with a newline.
-    static func render(_ input: PinSnippetInput, for platform: PinSnippetPlatform) -> String {
+    public static func render(_ input: PinSnippetInput, for platform: PinSnippetPlatform) -> String {
         let lines: [String]
         switch platform {
         case .ios: lines = PinSnippetATS.lines(input)

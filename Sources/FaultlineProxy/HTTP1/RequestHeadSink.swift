@@ -1,0 +1,94 @@
+import FaultlineHTTP
+
+/// Where `RequestHeadWriter` puts the upstream head as it walks the client's: HTTP/1 bytes
+/// for an HTTP/1 leg (`HTTP1RequestHeadSink`), a head value for an HTTP/2 leg
+/// (`HeadValueSink`), so the rules (hop-by-hop fields, Host, forwarding fields, Via, the
+/// request id, framing) are written once and the head is never printed and parsed back.
+protocol RequestHeadSink {
+    /// The method and target (origin form).
+    mutating func requestLine(method: String, target: [UInt8])
+    /// A field of the client's head kept as it is (`raw` is `headers.bytes`).
+    mutating func copyField(_ index: Int, of headers: HTTPHeaders, raw: UnsafeRawBufferPointer)
+    /// A field Faultline writes.
+    mutating func field(_ name: StaticString, _ value: some Collection<UInt8>)
+    /// A field with a decimal value.
+    mutating func field(_ name: StaticString, decimal value: UInt64)
+    /// `Via`: the earlier hops, then this one.
+    mutating func via(existing: ArraySlice<UInt8>?, hop: StaticString)
+    /// The head is complete.
+    mutating func end()
+}
+
+/// The HTTP/1.1 bytes of the upstream head, built in the one buffer the writer reserved.
+struct HTTP1RequestHeadSink: RequestHeadSink {
+    var out: [UInt8] = []
+
+    mutating func requestLine(method: String, target: [UInt8]) {
+        HTTP1Encoder.appendRequestLine(method: method, target: target, into: &out)
+    }
+
+    mutating func copyField(_ index: Int, of headers: HTTPHeaders, raw: UnsafeRawBufferPointer) {
+        out.append(contentsOf: raw[headers.lineRange(index)])
+    }
+
+    mutating func field(_ name: StaticString, _ value: some Collection<UInt8>) {
+        HTTP1Encoder.appendField(name, value, into: &out)
+    }
+
+    mutating func field(_ name: StaticString, decimal value: UInt64) {
+        HTTP1Encoder.appendField(name, decimal: value, into: &out)
+    }
+
+    mutating func via(existing: ArraySlice<UInt8>?, hop: StaticString) {
+        // Written in place: a value array of its own cost an allocation per message.
+        out.append(contentsOf: "Via: ".utf8)
+        if let existing, !existing.isEmpty {
+            out.append(contentsOf: existing)
+            out.append(contentsOf: ", ".utf8)
+        }
+        out.append(contentsOf: UnsafeBufferPointer(start: hop.utf8Start, count: hop.utf8CodeUnitCount))
+        out.append(contentsOf: "\r\n".utf8)
+    }
+
+    mutating func end() {
+        out.append(13)
+        out.append(10)
+    }
+}
+
+/// The upstream head as an `HTTPHead` value (HTTP/1.1 field names), for a leg that encodes
+/// it as something other than HTTP/1 bytes.
+struct HeadValueSink: RequestHeadSink {
+    var head = HTTPHead()
+
+    mutating func requestLine(method: String, target: [UInt8]) {
+        head.method = method
+        head.target = target
+    }
+
+    mutating func copyField(_ index: Int, of headers: HTTPHeaders, raw: UnsafeRawBufferPointer) {
+        let field = headers.fields[index]
+        head.headers.add(name: UnsafeRawBufferPointer(rebasing: raw[Int(field.start)..<Int(field.nameEnd)]),
+                         value: UnsafeRawBufferPointer(rebasing: raw[Int(field.valueStart)..<Int(field.valueEnd)]))
+    }
+
+    mutating func field(_ name: StaticString, _ value: some Collection<UInt8>) {
+        head.headers.add(name: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), value: value)
+    }
+
+    mutating func field(_ name: StaticString, decimal value: UInt64) {
+        field(name, String(value).utf8)
+    }
+
+    mutating func via(existing: ArraySlice<UInt8>?, hop: StaticString) {
+        var value: [UInt8] = []
+        if let existing, !existing.isEmpty {
+            value.append(contentsOf: existing)
+            value.append(contentsOf: ", ".utf8)
+        }
+        value.append(contentsOf: UnsafeBufferPointer(start: hop.utf8Start, count: hop.utf8CodeUnitCount))
+        field("Via", value)
+    }
+
+    mutating func end() {}
+}
