@@ -40,13 +40,16 @@ def handle(sock, n):
 serve(handle)
 """#
 
-    /// Server-sent events, one every 300 ms, each carrying the wall-clock time it was
-    /// written (`data: 1733050000.123456`). `/sse-chunked` frames them as chunks,
-    /// `/sse-close` writes them raw with the end marked by close. `?n=N` events (default 6).
+    /// Server-sent events, one every 300 ms (`gap=S` seconds instead), each carrying the
+    /// wall-clock time it was written (`data: 1733050000.123456`). `/sse-chunked` frames them
+    /// as chunks, `/sse-close` writes them raw with the end marked by close. `?n=N` events
+    /// (default 6).
     static let timedEvents = PythonOriginPrelude.source + #"""
 def handle(sock, n):
     target = Conn(sock, n).until(b"\r\n\r\n").split(b"\r\n")[0].split(b" ")[1].decode()
-    count = int(target.split("n=")[1]) if "n=" in target else 6
+    query = dict(part.split("=", 1) for part in target.partition("?")[2].split("&") if "=" in part)
+    count = int(query.get("n", "6"))
+    gap = float(query.get("gap", "0.3"))
     chunked = target.startswith("/sse-chunked")
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     if chunked:
@@ -54,7 +57,7 @@ def handle(sock, n):
     else:
         sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n")
     for i in range(count):
-        time.sleep(0.3)
+        time.sleep(0.3 if i == 0 else gap)
         event = b"id: %d\ndata: %.6f\n\n" % (i, time.time())
         sock.sendall(b"%x\r\n%s\r\n" % (len(event), event) if chunked else event)
     time.sleep(0.3)
