@@ -48,6 +48,11 @@ struct H2FaultCase: Sendable, CustomTestStringConvertible {
     var marker: String? = nil
     /// A response field URLSession must deliver (name lowercased).
     var field: (name: String, value: String)? = nil
+    /// Whether curl may report no head although one was sent: when the HEADERS frame and the
+    /// stream's error arrive in one read, curl's nghttp2 ends the stream before curl hands
+    /// the buffered head to the transfer (status 0, no header fields). Which happens depends
+    /// on how the kernel batches the frames, not on Faultline, which sent the same frames.
+    var curlHeadMayBeLost = false
 
     var testDescription: String { label }
 
