@@ -133,8 +133,10 @@ struct AdminSecurityTests {
             let route: [String: Any] = ["name": "r", "upstream": "demo",
                                         "faults": [["status": ["code": 200, "body_file": file]]]]
             let path = try directory.write("body.json", Self.minimalConfig(admin: nil, routes: [route]))
-            // A FIFO opened for reading without O_NONBLOCK waits for a writer forever.
-            let checked = try await FaultlineProcess.command(["check-config", path], timeout: .seconds(10))
+            // A FIFO opened for reading without O_NONBLOCK waits for a writer forever: the
+            // deadline only tells such a hang from an answer, so it is generous (a start of the
+            // debug binary took over 10 s with both cores busy).
+            let checked = try await FaultlineProcess.command(["check-config", path], timeout: .seconds(45))
             #expect(checked.status == 3, "\(file): \(checked.output)")
             #expect(checked.output.contains("body_file") && checked.output.contains(reason), "\(file): \(checked.output)")
         }
