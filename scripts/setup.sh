@@ -36,7 +36,10 @@ fi
 
 missing=()
 for pkg in "${packages[@]}"; do
-  if ! dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed'; then
+  # dpkg-query prints the status alone: with `dpkg -s`, grep -q quit before a long
+  # description was written, pipefail saw dpkg's SIGPIPE, and an installed package (podman)
+  # counted as missing on every run.
+  if [[ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" != "install ok installed" ]]; then
     missing+=("$pkg")
   fi
 done
