@@ -128,8 +128,16 @@ struct DemoOriginStreamingTests {
             DemoOriginTestClient.sendAll(fd: fd, wire)
             done.signal()
         }
+        // The client owns `fd`: it must outlive the sender on every path, or its deinit closes
+        // a descriptor the sender still writes to, which another test may reuse meanwhile.
+        var sent = DispatchTimeoutResult.timedOut
+        defer {
+            if sent != .success { _ = done.wait(timeout: .now() + 30) }
+            withExtendedLifetime(client) {}
+        }
         let response = try client.readResponse()
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        sent = done.wait(timeout: .now() + 10)
+        #expect(sent == .success)
         #expect(response.status == 200)
         #expect(response.header("content-type") == "application/x-test")
         #expect(response.chunked == chunked)

@@ -23,10 +23,9 @@ final class DemoOriginTestClient {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else {
-            close(fd)
-            throw DemoOriginTestError("connect: \(errno)")
-        }
+        // Every stored property is set: a throw from here runs deinit, which closes `fd`
+        // (closing it here too would close whatever descriptor took its number meanwhile).
+        guard result == 0 else { throw DemoOriginTestError("connect: \(errno)") }
     }
 
     deinit { close(fd) }
