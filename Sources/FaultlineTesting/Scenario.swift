@@ -35,8 +35,11 @@ public struct Scenario: Sendable, Encodable, Equatable {
             case never
         }
 
+        /// The phase's label in the status, the log and the journal; nil for none.
         public let name: String?
+        /// When the phase ends.
         public let end: End
+        /// The rules in match order.
         public let rules: [Rule]
 
         /// A phase that ends as `end` says.

@@ -4,6 +4,7 @@ public struct ScenarioStatus: Sendable, Decodable, Equatable {
     public struct Current: Sendable, Decodable, Equatable {
         /// 0-based index in the scenario's phases.
         public let index: Int
+        /// The phase's name; nil when it has none.
         public let name: String?
         /// Times the scenario looped back to its first phase.
         public let cycle: Int
@@ -18,6 +19,7 @@ public struct ScenarioStatus: Sendable, Decodable, Equatable {
         }
     }
 
+    /// The scenario's name.
     public let name: String
     /// `"running"`, `"stopped"` or `"finished"`.
     public let state: String
@@ -34,6 +36,7 @@ public struct ScenarioMark: Sendable, Decodable, Equatable {
     public let name: String
     /// 0-based index of the phase.
     public let phase: Int
+    /// The phase's name; nil when it has none.
     public let phaseName: String?
     /// Times the scenario had looped back to its first phase.
     public let cycle: Int
