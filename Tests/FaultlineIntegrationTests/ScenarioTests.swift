@@ -79,6 +79,9 @@ struct ScenarioTests {
         #expect(try await stack.request("/json").status == 200)
         let middle = try await stack.admin("GET", "/scenarios/three").json
         #expect((middle["current"] as? [String: Any])?["requests_left"] as? Int == 2)
+        let rule = ((middle["current"] as? [String: Any])?["rules"] as? [[String: Any]])?.first
+        #expect(rule?["name"] as? String == "users")
+        #expect(((rule?["faults"] as? [[String: Any]])?.first?["stats"] as? [String: Any])?["fired"] as? Int == 1)
         // HTTP/2 requests meet the same phase and count alike.
         #expect(try await stack.request("/users/1", http2: true).status == 503)
         #expect(try await stack.statuses("/users/1", count: 3) == [503, 200, 200])
