@@ -195,6 +195,13 @@ struct ScenarioTests {
         #expect(list.map { $0["source"] as? String } == ["file", "admin"])
         // The file's scenarios are changed in the file.
         #expect(try await stack.admin("DELETE", "/scenarios/file-outage").status == 409)
+        // A scenario the file no longer has is stopped and forgotten; the admin API's stays.
+        try stack.directory.write("faultline.json", SessionStack.config(originPort: stack.origin.port))
+        try await stack.reload()
+        let after = try await stack.admin("GET", "/scenarios").json["scenarios"] as? [[String: Any]] ?? []
+        #expect(after.map { $0["name"] as? String } == ["admin-outage"])
+        // Stopped twice: replaced by the changed definition, then dropped with the file's key.
+        #expect(stack.proxy.output.text.components(separatedBy: "scenario file-outage: stopped").count - 1 == 2)
     }
 
     @Test func metricsShowThePhaseAndTheTransitions() async throws {
