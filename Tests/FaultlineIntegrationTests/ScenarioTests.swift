@@ -251,3 +251,27 @@ struct ScenarioTests {
         #expect(try await stack.admin("PUT", "/scenarios").status == 405)
     }
 }
+
+/// Phase changes as log records of their own.
+@Suite("Scenario log records", .timeLimit(.minutes(2)))
+struct ScenarioLogTests {
+    @Test func eachPhaseChangeIsARecordWithTheScenarioAndPhase() async throws {
+        let stack = try await SessionStack.start(extra: ["log": ["format": "json", "destination": "file", "path": "traffic.jsonl"]])
+        defer { stack.stop() }
+        let session = try await stack.createSession()
+        _ = try await stack.startScenario(#"""
+        {"name": "logged", "phases": [{"name": "down", "requests": 1, "rules": [{"name": "r", "match": {"path": "/json"}, "faults": [{"status": 503}]}]},
+                                     {"name": "up"}]}
+        """#, prefix: "/sessions/\(session)")
+        #expect(try await stack.request("/json", session: session).status == 503)
+        let path = stack.directory.path + "/traffic.jsonl"
+        let records = try await Deadline.poll("two scenario records", timeout: .seconds(10)) { () -> [[String: Any]]? in
+            let found = LogFile.records(path).filter { $0["kind"] as? String == "scenario" }
+            return found.count >= 2 ? found : nil
+        }
+        #expect(records.map { $0["faultline.scenario.phase_name"] as? String } == ["down", "up"])
+        #expect(records.map { $0["faultline.scenario.phase"] as? String } == ["0", "1"])
+        #expect(records.allSatisfy { $0["faultline.scenario"] as? String == "logged" && $0["faultline.session"] as? String == session })
+        #expect((records.last?["faultline.message"] as? String)?.contains("scenario logged: phase 2/2 \"up\" began") == true)
+    }
+}
