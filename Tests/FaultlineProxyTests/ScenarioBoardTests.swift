@@ -65,3 +65,34 @@ struct ScenarioBoardTests {
         #expect(board.runningCount.load(ordering: .relaxed) == 0)
     }
 }
+
+extension ScenarioBoardTests {
+    @Test func aTimelineFarBehindRestartsItsClockAfterAHundredPhases() throws {
+        let (board, snapshot) = try Self.board(#"""
+        {"name": "t", "loop": true, "phases": [{"for_ms": 1, "rules": [{"name": "a"}]}, {"for_ms": 1, "rules": [{"name": "b"}]}]}
+        """#)
+        try board.start("t", now: 1_000_000_000)
+        let head = try ExchangeStarterTests.head("GET /x HTTP/1.1\r\nHost: api.example\r\n\r\n")
+        // A whole second late: 100 phases are passed over, then the clock restarts at the request.
+        let late: UInt64 = 2_000_000_000
+        let hit = board.route(head, client: "192.0.2.7", global: snapshot.routes, now: late)
+        #expect(hit?.phase.startedNs == late)
+        #expect(hit?.phase.index == 0)
+        #expect(hit?.phase.cycle == 50)
+        #expect(board.slots.first?.transitions == 101)
+    }
+
+    @Test func aTimedPhaseFollowedByACountedOneStopsCatchingUpThere() throws {
+        let (board, snapshot) = try Self.board(#"""
+        {"name": "m", "phases": [{"for_ms": 1, "rules": [{"name": "a"}]}, {"requests": 1, "rules": [{"name": "b"}]}, {"for_ms": 1}]}
+        """#)
+        try board.start("m", now: 1_000_000_000)
+        let head = try ExchangeStarterTests.head("GET /x HTTP/1.1\r\nHost: api.example\r\n\r\n")
+        let hit = board.route(head, client: "192.0.2.7", global: snapshot.routes, now: 1_500_000_000)
+        #expect(hit?.route.name == "b")
+        #expect(hit?.phase.startedNs == 1_001_000_000)
+        // The counted phase is full: the next request finds the last phase, which began then.
+        #expect(board.route(head, client: "192.0.2.7", global: snapshot.routes, now: 1_500_000_100) == nil)
+        #expect(board.slots.first?.phase?.index == 2)
+    }
+}
