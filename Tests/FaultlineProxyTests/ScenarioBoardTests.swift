@@ -18,22 +18,27 @@ struct ScenarioBoardTests {
 
     @Test func aCountedPhaseTakesExactlyItsRequestsUnderContention() throws {
         let (board, snapshot) = try Self.board(#"""
-        {"name": "c", "phases": [{"requests": 100, "rules": [{"name": "a"}]}, {"requests": 50, "rules": [{"name": "b"}]}, {"rules": []}]}
+        {"name": "c", "loop": true, "phases": [{"requests": 7, "rules": [{"name": "a"}]}, {"requests": 7, "rules": [{"name": "b"}]}]}
         """#)
         try board.start("c", now: 1)
-        let perPhase = Mutex([Int: Int]())
+        let perPhase = Mutex([String: Int]())
         let routes = snapshot.routes
-        // 8 threads at once, 40 requests each: the count must hold exactly under contention.
+        // 8 threads at once, 250 requests each, over some 285 phase boundaries: every start of
+        // a phase must take exactly its 7 requests, however the threads interleave.
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             guard let head = try? ExchangeStarterTests.head("GET /x HTTP/1.1\r\nHost: api.example\r\n\r\n") else { return }
-            for _ in 0..<40 {
-                let hit = board.route(head, client: "192.0.2.7", global: routes, now: 2)
-                perPhase.withLock { $0[hit?.phase.index ?? -1, default: 0] += 1 }
+            for _ in 0..<250 {
+                let key = board.route(head, client: "192.0.2.7", global: routes, now: 2).map { "\($0.phase.cycle)/\($0.phase.index)" } ?? "none"
+                perPhase.withLock { $0[key, default: 0] += 1 }
             }
         }
-        #expect(perPhase.withLock { $0 } == [0: 100, 1: 50, -1: 170])
-        #expect(board.slots.first?.phase?.index == 2)
-        #expect(board.slots.first?.transitions == 3)
+        let counts = perPhase.withLock { $0 }
+        #expect(counts["none"] == nil)
+        #expect(counts.values.reduce(0, +) == 2000)
+        // 2000 = 285 full phases of 7 and 5 requests into the next.
+        #expect(counts.values.filter { $0 == 7 }.count == 285, "\(counts.filter { $0.value != 7 })")
+        #expect(counts.values.filter { $0 != 7 } == [5])
+        #expect(board.slots.first?.transitions == 286)
     }
 
     @Test func aLateRequestCatchesATimedLoopUpWithoutStretchingIt() throws {
