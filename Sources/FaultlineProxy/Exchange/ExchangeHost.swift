@@ -64,7 +64,8 @@ extension ExchangeHost {
     func startExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, mayKeepAlive: Bool,
                        startedAt: UInt64) -> Exchange {
         let starter = ExchangeStarter(snapshot: context.snapshot, clientIP: clientIP, scheme: scheme,
-                                      sessions: context.state.sessions, now: context.loop.now)
+                                      sessions: context.state.sessions, now: context.loop.now,
+                                      scenarios: context.state.scenarios)
         let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: mayKeepAlive)
         exchange.startedAt = startedAt
         adopt(exchange)

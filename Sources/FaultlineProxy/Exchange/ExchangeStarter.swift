@@ -15,16 +15,19 @@ struct ExchangeStarter {
     let scheme: StaticString
     /// The live sessions a request may belong to.
     let sessions: SessionRegistry
-    /// Monotonic now (ns): renews the session a request runs in.
+    /// Monotonic now (ns): renews the session a request runs in, and places it in scenario phases.
     let now: UInt64
+    /// The global scenarios; nil where none can run (unit tests).
+    let scenarios: ScenarioBoard?
 
     init(snapshot: ConfigSnapshot, clientIP: String, scheme: StaticString, sessions: SessionRegistry = SessionRegistry(),
-         now: UInt64 = 0) {
+         now: UInt64 = 0, scenarios: ScenarioBoard? = nil) {
         self.snapshot = snapshot
         self.clientIP = clientIP
         self.scheme = scheme
         self.sessions = sessions
         self.now = now
+        self.scenarios = scenarios
     }
 
     /// The exchange for `head` (its target in origin form); `trace` is its log record, if
@@ -41,7 +44,7 @@ struct ExchangeStarter {
         setup.timeouts.clientIdleMs = snapshot.config.clientTimeouts.idleMs
         setup.maxRequestBodyBytes = snapshot.config.limits.maxRequestBodyBytes
         if let trace { membership.note(on: trace) }
-        guard let (route, decider) = admit(head, setup: &setup, session: membership.session) else {
+        guard let (route, decider, phase) = admit(head, setup: &setup, session: membership.session) else {
             if let expect = head.headers.first("expect") {
                 setup.refusedExpectingContinue = expect.lowercased() == "100-continue"
             }
@@ -50,6 +53,9 @@ struct ExchangeStarter {
         }
         trace?.route = route.name
         trace?.upstream = route.upstream.name
+        if let trace {
+            trace.scenarioPhase = phase ?? membership.session?.scenarios.phaseInEffect(now: now) ?? scenarios?.phaseInEffect(now: now)
+        }
         let decision = decider.decide(route: route)
         var plan = decision.isEmpty ? FaultPlan() : FaultPlan(decision, routeName: route.name)
         let controls = snapshot.config.faultHeaders
@@ -108,9 +114,11 @@ struct ExchangeStarter {
         return listed
     }
 
-    /// The route for `head` and the decider of its faults (the session's for a session
-    /// rule), or nil with the refusal set in `setup`.
-    private func admit(_ head: HTTPHead, setup: inout ExchangeSetup, session: Session?) -> (CompiledRoute, FaultDecider)? {
+    /// The route for `head`, the decider of its faults (the session's for a session rule, the
+    /// phase's for a scenario rule) and the scenario phase whose rule took it, or nil with the
+    /// refusal set in `setup`. Order: the session's rules, its scenarios, the global
+    /// scenarios, the global routes.
+    private func admit(_ head: HTTPHead, setup: inout ExchangeSetup, session: Session?) -> (CompiledRoute, FaultDecider, ActivePhase?)? {
         if head.method == "CONNECT" {
             setup.start = .refuse(status: 405, message: "CONNECT is not supported: Faultline is a reverse proxy")
             return nil
@@ -128,14 +136,20 @@ struct ExchangeStarter {
             setup.start = .refuse(status: 413, message: "request body of \(length) bytes exceeds the limit of \(limit) bytes")
             return nil
         }
-        if let session, let route = match(head, session: session.ruleSet) {
-            return (route, session.ruleSet.decider)
+        if let session {
+            if let route = match(head, session: session.ruleSet) { return (route, session.ruleSet.decider, nil) }
+            if let hit = session.scenarios.route(head, client: clientIP, global: snapshot.routes, now: now) {
+                return (hit.route, hit.decider, hit.phase)
+            }
+        }
+        if let hit = scenarios?.route(head, client: clientIP, global: snapshot.routes, now: now) {
+            return (hit.route, hit.decider, hit.phase)
         }
         guard let route = match(head, session: nil) else {
             setup.start = .refuse(status: 404, message: "no route matches \(head.method) \(String(decoding: head.path, as: UTF8.self))")
             return nil
         }
-        return (route, snapshot.faults)
+        return (route, snapshot.faults, nil)
     }
 
     /// The first route of `session`'s rules (nil: of the global routes) that takes `head`.
