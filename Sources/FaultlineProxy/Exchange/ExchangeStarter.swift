@@ -36,12 +36,14 @@ struct ExchangeStarter {
 
     /// `start(_:trace:mayKeepAlive:)` for a request whose session is already resolved
     /// (the adapters resolve it first: whether a journal wants the record depends on it).
-    func start(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, mayKeepAlive: Bool) -> Exchange {
+    /// `body` is the request body read for `json` conditions (`readsBody(for:)`), if any.
+    func start(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, mayKeepAlive: Bool,
+               body: MatchBody? = nil) -> Exchange {
         var setup = ExchangeSetup(start: .proxy, head: head)
         setup.timeouts.clientIdleMs = snapshot.config.clientTimeouts.idleMs
         setup.maxRequestBodyBytes = snapshot.config.limits.maxRequestBodyBytes
         if let trace { membership.note(on: trace) }
-        guard let (route, decider) = admit(head, setup: &setup, session: membership.session) else {
+        guard let (route, decider) = admit(head, setup: &setup, session: membership.session, body: body) else {
             if let expect = head.headers.first("expect") {
                 setup.refusedExpectingContinue = expect.lowercased() == "100-continue"
             }
@@ -110,7 +112,8 @@ struct ExchangeStarter {
 
     /// The route for `head` and the decider of its faults (the session's for a session
     /// rule), or nil with the refusal set in `setup`.
-    private func admit(_ head: HTTPHead, setup: inout ExchangeSetup, session: Session?) -> (CompiledRoute, FaultDecider)? {
+    private func admit(_ head: HTTPHead, setup: inout ExchangeSetup, session: Session?,
+                       body: MatchBody?) -> (CompiledRoute, FaultDecider)? {
         if head.method == "CONNECT" {
             setup.start = .refuse(status: 405, message: "CONNECT is not supported: Faultline is a reverse proxy")
             return nil
@@ -128,10 +131,10 @@ struct ExchangeStarter {
             setup.start = .refuse(status: 413, message: "request body of \(length) bytes exceeds the limit of \(limit) bytes")
             return nil
         }
-        if let session, let route = match(head, session: session.ruleSet) {
+        if let session, let route = match(head, session: session.ruleSet, body: body) {
             return (route, session.ruleSet.decider)
         }
-        guard let route = match(head, session: nil) else {
+        guard let route = match(head, session: nil, body: body) else {
             setup.start = .refuse(status: 404, message: "no route matches \(head.method) \(String(decoding: head.path, as: UTF8.self))")
             return nil
         }
@@ -139,9 +142,19 @@ struct ExchangeStarter {
     }
 
     /// The first route of `session`'s rules (nil: of the global routes) that takes `head`.
-    private func match(_ head: HTTPHead, session: SessionRuleSet?) -> CompiledRoute? {
-        guard let session else { return snapshot.routes.match(head, client: clientIP) }
-        return session.route(head, client: clientIP, global: snapshot.routes)
+    private func match(_ head: HTTPHead, session: SessionRuleSet?, body: MatchBody?) -> CompiledRoute? {
+        guard let session else { return snapshot.routes.match(head, client: clientIP, body: body) }
+        return session.route(head, client: clientIP, body: body, global: snapshot.routes)
+    }
+
+    /// How many body bytes to read before routing `head` (nil: route it now): a body follows
+    /// (`bodyFollows`), some rule that could take it has `json` conditions, and body matching
+    /// is on. A declared length over the limit is not read: no `json` condition can match it.
+    static func matchBodyLimit(for head: HTTPHead, bodyFollows: Bool, session: Session?, snapshot: ConfigSnapshot) -> Int? {
+        let limit = snapshot.config.limits.maxMatchBodyBytes
+        guard bodyFollows, limit > 0, snapshot.routes.readsBody || session?.ruleSet.readsBody == true else { return nil }
+        if let length = head.contentLength, length == 0 || length > UInt64(limit) { return nil }
+        return limit
     }
 
     /// A record of its own for the faults that fired on a request (`log.fault_events`).
