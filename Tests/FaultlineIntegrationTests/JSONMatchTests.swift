@@ -166,4 +166,22 @@ struct JSONMatchTests {
         #expect(entries.filter { $0["route"] as? String == "gold-tier" }.count == 2, "\(entries)")
         #expect(entries.filter { $0["status"] as? Int == 529 }.count == 2, "\(entries)")
     }
+
+    /// A client that waits for `100 Continue` before sending its body gets it from Faultline
+    /// when the body is read before routing (the upstream has not been chosen yet), then the
+    /// rule's answer; stalling afterwards would not be this test's concern.
+    @Test func expectContinueIsAnsweredWhileTheBodyIsRead() async throws {
+        let stack = try await AdminStack.start(routes: Self.rules + [["name": "all", "upstream": "demo"]], extra: Self.extra)
+        defer { stack.stop() }
+        let body = Self.deepBody
+        let client = try RawClient(port: stack.proxy.port, readTimeout: .seconds(20))
+        defer { client.close() }
+        try client.send("POST /j HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\n\r\n")
+        let interim = String(decoding: client.read(until: "\r\n\r\n", timeout: .seconds(20)), as: UTF8.self)
+        #expect(interim.hasPrefix("HTTP/1.1 100 Continue\r\n"), "\(interim)")
+        try client.send(body)
+        let (responses, _) = client.readResponses(1, timeout: .seconds(20))
+        #expect(responses.first?.status == 521, "\(responses)")
+    }
 }
