@@ -3,7 +3,7 @@
 enum ConfigKeys {
     static let topLevel = [
         "workers", "listeners", "admin", "demo_origin", "upstreams", "routes",
-        "timeouts_ms", "limits", "seed", "fault_headers", "log", "har", "http2", "sessions", "journal", "$schema",
+        "timeouts_ms", "limits", "seed", "fault_headers", "log", "har", "http2", "sessions", "journal", "scenarios", "$schema",
     ]
     static let listener = ["address", "tls", "h2c"]
     static let admin = ["address", "token", "token_env"]

@@ -21,13 +21,14 @@ extension ConfigLoader {
         let http2 = readHTTP2(top, &diagnostics)
         let sessions = readSessions(top, &diagnostics)
         let journal = readJournal(top, &diagnostics)
+        let scenarios = readScenarios(top, upstreamNames: upstreamNames, context, &diagnostics)
         // `$schema` lets editors find config/faultline.schema.json; the loader only checks its type.
         _ = top.string("$schema", expected: "a string", &diagnostics)
         return ProxyConfig(
             workers: workers, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
             upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts,
             limits: limits, seed: seed, faultHeaders: faultHeaders, log: log, har: har, http2: http2,
-            sessions: sessions, journal: journal)
+            sessions: sessions, journal: journal, scenarios: scenarios)
     }
 
     /// The `address` member of a listener-like object.

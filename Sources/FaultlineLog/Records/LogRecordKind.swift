@@ -10,4 +10,6 @@ public enum LogRecordKind: String, Sendable, CaseIterable {
     case tls
     /// An error outside an exchange.
     case error
+    /// A scenario's phase changed (began, finished, stopped).
+    case scenario
 }

@@ -65,7 +65,8 @@ extension ExchangeHost {
     func startExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, mayKeepAlive: Bool,
                        startedAt: UInt64, body: MatchBody? = nil) -> Exchange {
         let starter = ExchangeStarter(snapshot: context.snapshot, clientIP: clientIP, scheme: scheme,
-                                      sessions: context.state.sessions, now: context.loop.now)
+                                      sessions: context.state.sessions, now: context.loop.now,
+                                      scenarios: context.state.scenarios)
         let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: mayKeepAlive, body: body)
         exchange.startedAt = startedAt
         adopt(exchange)

@@ -15,16 +15,19 @@ struct ExchangeStarter {
     let scheme: StaticString
     /// The live sessions a request may belong to.
     let sessions: SessionRegistry
-    /// Monotonic now (ns): renews the session a request runs in.
+    /// Monotonic now (ns): renews the session a request runs in, and places it in scenario phases.
     let now: UInt64
+    /// The global scenarios; nil where none can run (unit tests).
+    let scenarios: ScenarioBoard?
 
     init(snapshot: ConfigSnapshot, clientIP: String, scheme: StaticString, sessions: SessionRegistry = SessionRegistry(),
-         now: UInt64 = 0) {
+         now: UInt64 = 0, scenarios: ScenarioBoard? = nil) {
         self.snapshot = snapshot
         self.clientIP = clientIP
         self.scheme = scheme
         self.sessions = sessions
         self.now = now
+        self.scenarios = scenarios
     }
 
     /// The exchange for `head` (its target in origin form); `trace` is its log record, if
@@ -43,7 +46,7 @@ struct ExchangeStarter {
         setup.timeouts.clientIdleMs = snapshot.config.clientTimeouts.idleMs
         setup.maxRequestBodyBytes = snapshot.config.limits.maxRequestBodyBytes
         if let trace { membership.note(on: trace) }
-        guard let (route, decider) = admit(head, setup: &setup, session: membership.session, body: body) else {
+        guard let (route, decider, phase) = admit(head, setup: &setup, session: membership.session, body: body) else {
             if let expect = head.headers.first("expect") {
                 setup.refusedExpectingContinue = expect.lowercased() == "100-continue"
             }
@@ -52,6 +55,9 @@ struct ExchangeStarter {
         }
         trace?.route = route.name
         trace?.upstream = route.upstream.name
+        if let trace {
+            trace.scenarioPhase = phase ?? membership.session?.scenarios.phaseInEffect(now: now) ?? scenarios?.phaseInEffect(now: now)
+        }
         let decision = decider.decide(route: route)
         var plan = decision.isEmpty ? FaultPlan() : FaultPlan(decision, routeName: route.name)
         let controls = snapshot.config.faultHeaders
@@ -110,10 +116,12 @@ struct ExchangeStarter {
         return listed
     }
 
-    /// The route for `head` and the decider of its faults (the session's for a session
-    /// rule), or nil with the refusal set in `setup`.
+    /// The route for `head`, the decider of its faults (the session's for a session rule, the
+    /// phase's for a scenario rule) and the scenario phase whose rule took it, or nil with the
+    /// refusal set in `setup`. Order: the session's rules, its scenarios, the global
+    /// scenarios, the global routes. `body` is the one read for `json` conditions, if any.
     private func admit(_ head: HTTPHead, setup: inout ExchangeSetup, session: Session?,
-                       body: MatchBody?) -> (CompiledRoute, FaultDecider)? {
+                       body: MatchBody?) -> (CompiledRoute, FaultDecider, ActivePhase?)? {
         if head.method == "CONNECT" {
             setup.start = .refuse(status: 405, message: "CONNECT is not supported: Faultline is a reverse proxy")
             return nil
@@ -131,14 +139,20 @@ struct ExchangeStarter {
             setup.start = .refuse(status: 413, message: "request body of \(length) bytes exceeds the limit of \(limit) bytes")
             return nil
         }
-        if let session, let route = match(head, session: session.ruleSet, body: body) {
-            return (route, session.ruleSet.decider)
+        if let session {
+            if let route = match(head, session: session.ruleSet, body: body) { return (route, session.ruleSet.decider, nil) }
+            if let hit = session.scenarios.route(head, client: clientIP, body: body, global: snapshot.routes, now: now) {
+                return (hit.route, hit.decider, hit.phase)
+            }
+        }
+        if let hit = scenarios?.route(head, client: clientIP, body: body, global: snapshot.routes, now: now) {
+            return (hit.route, hit.decider, hit.phase)
         }
         guard let route = match(head, session: nil, body: body) else {
             setup.start = .refuse(status: 404, message: "no route matches \(head.method) \(String(decoding: head.path, as: UTF8.self))")
             return nil
         }
-        return (route, snapshot.faults)
+        return (route, snapshot.faults, nil)
     }
 
     /// The first route of `session`'s rules (nil: of the global routes) that takes `head`.
@@ -148,11 +162,16 @@ struct ExchangeStarter {
     }
 
     /// How many body bytes to read before routing `head` (nil: route it now): a body follows
-    /// (`bodyFollows`), some rule that could take it has `json` conditions, and body matching
-    /// is on. A declared length over the limit is not read: no `json` condition can match it.
-    static func matchBodyLimit(for head: HTTPHead, bodyFollows: Bool, session: Session?, snapshot: ConfigSnapshot) -> Int? {
+    /// (`bodyFollows`), some rule that could take it (the routes, the session's rules, a
+    /// running scenario phase's) has `json` conditions, and body matching is on. A declared
+    /// length over the limit is not read: no `json` condition can match it.
+    static func matchBodyLimit(for head: HTTPHead, bodyFollows: Bool, session: Session?, snapshot: ConfigSnapshot,
+                               scenarios: ScenarioBoard?) -> Int? {
         let limit = snapshot.config.limits.maxMatchBodyBytes
-        guard bodyFollows, limit > 0, snapshot.routes.readsBody || session?.ruleSet.readsBody == true else { return nil }
+        guard bodyFollows, limit > 0 else { return nil }
+        let reads = snapshot.routes.readsBody || session.map { $0.ruleSet.readsBody || $0.scenarios.readsBody() } == true
+            || scenarios?.readsBody() == true
+        guard reads else { return nil }
         if let length = head.contentLength, length == 0 || length > UInt64(limit) { return nil }
         return limit
     }

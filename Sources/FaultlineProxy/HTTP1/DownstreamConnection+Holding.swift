@@ -11,7 +11,8 @@ extension DownstreamConnection {
     func holdsForBody(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership) -> Bool {
         let bodyFollows = head.isChunked || (head.contentLength ?? 0) > 0
         guard let limit = ExchangeStarter.matchBodyLimit(for: head, bodyFollows: bodyFollows,
-                                                         session: membership.session, snapshot: context.snapshot) else {
+                                                         session: membership.session, snapshot: context.snapshot,
+                                                         scenarios: context.state.scenarios) else {
             return false
         }
         phase = .holding(HTTP1HeldRequest(head: head, trace: trace, membership: membership,

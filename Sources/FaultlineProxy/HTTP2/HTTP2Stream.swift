@@ -102,7 +102,8 @@ final class HTTP2Stream {
         let membership = membership(of: head)
         let trace = startTrace(head, inSession: membership.session != nil)
         let matchLimit = ExchangeStarter.matchBodyLimit(for: head, bodyFollows: !block.endsStream,
-                                                        session: membership.session, snapshot: context.snapshot)
+                                                        session: membership.session, snapshot: context.snapshot,
+                                                        scenarios: context.state.scenarios)
         if matchLimit != nil || holds(head, endsStream: block.endsStream) {
             hold(head, membership: membership, matchLimit: matchLimit)
             return
