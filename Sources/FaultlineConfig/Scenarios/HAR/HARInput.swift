@@ -22,8 +22,8 @@ public struct HARInput: Decodable, Sendable {
         public let request: Request
         public let response: Response?
         public let timings: Timings?
-        /// Chrome's and Proxyman's error for a request that got no answer.
-        public let error: String?
+        /// Why the request got no answer: Chrome's and Proxyman's string, Faultline's object.
+        public let error: ErrorText?
 
         enum CodingKeys: String, CodingKey {
             case startedDateTime, time, request, response, timings
@@ -47,11 +47,31 @@ public struct HARInput: Decodable, Sendable {
         public let status: Double?
         public let headers: [Header]?
         public let content: Content?
-        public let error: String?
+        public let error: ErrorText?
 
         enum CodingKeys: String, CodingKey {
             case status, headers, content
             case error = "_error"
+        }
+    }
+
+    /// `_error`: a string (`"net::ERR_CONNECTION_RESET"`), or Faultline's `{"type", "message"}`;
+    /// any other shape still says that there was an error.
+    public struct ErrorText: Decodable, Sendable {
+        public let text: String
+
+        private enum CodingKeys: String, CodingKey { case type, message }
+
+        public init(from decoder: any Decoder) throws {
+            if let text = try? decoder.singleValueContainer().decode(String.self) {
+                self.text = text
+            } else if let object = try? decoder.container(keyedBy: CodingKeys.self) {
+                let parts = [try? object.decodeIfPresent(String.self, forKey: .type),
+                             try? object.decodeIfPresent(String.self, forKey: .message)].compactMap { $0 }.compactMap { $0 }
+                text = parts.isEmpty ? "error" : parts.joined(separator: ": ")
+            } else {
+                text = "error"
+            }
         }
     }
 

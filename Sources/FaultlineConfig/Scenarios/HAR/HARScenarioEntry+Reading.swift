@@ -43,7 +43,7 @@ extension HARScenarioEntry {
         let milliseconds = max(1, Int(durationMs.rounded()))
         let slow = durationMs >= Double(options.slowMs) ? milliseconds : nil
         let status = entry.response?.status.flatMap { $0.isFinite && $0 >= 0 && $0 < 1000 ? Int($0) : nil } ?? 0
-        let error = entry.error ?? entry.response?.error ?? ""
+        let error = entry.error?.text ?? entry.response?.error?.text ?? ""
         if status < 100 {
             // No answer: a timeout reproduces as a hang of the time the client waited.
             let upper = error.uppercased()

@@ -2,8 +2,8 @@
 /// one (pages, `_initiator`, `-1` timings, `_error` on aborted requests with status 0, a
 /// timed-out request, base64 bodies, HTTP/2 pseudo-headers, redacted values as a capture
 /// tool leaves them).
-enum HARFixtures {
-    static let browser = #"""
+public enum HARFixtures {
+    public static let browser = #"""
     {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"},
      "pages": [{"startedDateTime": "2026-11-30T10:00:00.000Z", "id": "page_1", "title": "Checkout", "pageTimings": {"onLoad": 2100}}],
      "entries": [
