@@ -50,9 +50,13 @@ struct ScenarioJSON: Encodable {
         /// Requests before a counted phase ends; nil for the others.
         let requestsLeft: Int?
         let matchedRequests: Int
+        /// The phase's rules with their counters, in match order.
+        let rules: [RuleJSON]
+        /// Rules skipped because their upstream is not in the running configuration.
+        let stale: [String]
 
         enum CodingKeys: String, CodingKey {
-            case index, name, cycle
+            case index, name, cycle, rules, stale
             case endsBy = "ends_by", elapsedMs = "elapsed_ms", msLeft = "ms_left", requestsLeft = "requests_left"
             case matchedRequests = "matched_requests"
         }
@@ -67,6 +71,8 @@ struct ScenarioJSON: Encodable {
             try container.encode(msLeft, forKey: .msLeft)
             try container.encode(requestsLeft, forKey: .requestsLeft)
             try container.encode(matchedRequests, forKey: .matchedRequests)
+            try container.encode(rules, forKey: .rules)
+            try container.encode(stale, forKey: .stale)
         }
     }
 
@@ -83,6 +89,14 @@ struct ScenarioJSON: Encodable {
         try container.encode(phases, forKey: .phases)
         try container.encode(current, forKey: .current)
         try container.encode(transitions, forKey: .transitions)
+    }
+
+    /// The rules of a phase with their counters, in match order.
+    private static func rules(of ruleSet: SessionRuleSet) -> [RuleJSON] {
+        let stats = ruleSet.decider.stats()
+        return ruleSet.rules.enumerated().map { index, rule in
+            RuleJSON(rule, source: "scenario", enabled: true, stats: stats.filter { $0.routeIndex == index })
+        }
     }
 
     init(_ slot: ScenarioSlot, now: UInt64) {
@@ -111,7 +125,8 @@ struct ScenarioJSON: Encodable {
             let msLeft = phase.deadlineNs.map { deadline in deadline > now ? Int((deadline - now + 999_999) / 1_000_000) : 0 }
             return Current(index: phase.index, name: phase.name, cycle: phase.cycle, endsBy: endsBy, elapsedMs: elapsed,
                            msLeft: msLeft, requestsLeft: phase.requestsLeft,
-                           matchedRequests: phase.matched.load(ordering: .relaxed))
+                           matchedRequests: phase.matched.load(ordering: .relaxed), rules: Self.rules(of: phase.rules),
+                           stale: phase.rules.stale)
         }
     }
 }

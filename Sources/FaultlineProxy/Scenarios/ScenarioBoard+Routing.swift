@@ -14,7 +14,7 @@ extension ScenarioBoard {
     /// The first phase rule of a running scenario (in start order) that takes `head`; nil
     /// when none does, at the cost of one atomic load when no scenario runs. A counted phase
     /// counts the request; the request that fills it is its last.
-    func route(_ head: HTTPHead, client: String, body: MatchBody?, global: RouteTable, now: UInt64) -> ScenarioHit? {
+    func route(_ head: HTTPHead, client: String, body: MatchBody? = nil, global: RouteTable, now: UInt64) -> ScenarioHit? {
         guard runningCount.load(ordering: .relaxed) > 0 else { return nil }
         for first in active.withLock({ $0 }) {
             var phase: ActivePhase? = first
