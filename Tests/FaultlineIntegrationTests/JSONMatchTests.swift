@@ -184,4 +184,32 @@ struct JSONMatchTests {
         let (responses, _) = client.readResponses(1, timeout: .seconds(20))
         #expect(responses.first?.status == 521, "\(responses)")
     }
+
+    /// An HTTP/2 request read before routing (no content-length, so held until END_STREAM)
+    /// keeps the trailers that came with its end: they reach an HTTP/2 origin, as do the body
+    /// and the head.
+    @Test func aHeldHTTP2RequestKeepsItsTrailers() async throws {
+        let origin = try await H2Origin.start()
+        defer { origin.kill() }
+        let proxy = try await HTTP2EndToEndTests.proxy(origin: origin, routes: [
+            ["name": "gold", "match": ["path": "/gold", "json": ["/tier": "gold"]], "upstream": "o", "faults": [["status": 530]]],
+            ["name": "all", "upstream": "o"],
+        ])
+        defer { proxy.kill() }
+        let report = try await HTTP2EndToEndTests.probe([
+            "connect": H2Probe.target(port: proxy.port),
+            "actions": [
+                ["do": "request", "label": "echo", "method": "POST", "path": "/echo",
+                 "extra": [["te", "trailers"]], "body": #"{"tier": "gold"}"#, "trailers": [["x-sum", "3"]]],
+                ["do": "request", "label": "gold", "method": "POST", "path": "/gold",
+                 "body": #"{"tier": "gold"}"#, "trailers": [["x-sum", "4"]]],
+            ],
+        ])
+        #expect(report.connected && report.error == nil && report.h2Error == nil, "\(report)")
+        let echo = try #require(report.stream(labelled: "echo"))
+        let body = try JSONObject.parse(Array((echo.body ?? "").utf8))
+        #expect(echo.status == 200 && (body["trailers"] as? [[String]]) == [["x-sum", "3"]], "\(body)")
+        #expect(body["body_bytes"] as? Int == 16, "\(body)")
+        #expect(report.stream(labelled: "gold")?.status == 530, "\(report)")
+    }
 }

@@ -12,6 +12,8 @@ final class HTTP2HeldRequest {
     /// Set when the body is read for `json` conditions: the most that is held for them.
     let matchLimit: Int?
     var body: [UInt8] = []
+    /// Trailers that came before END_STREAM, handed to the exchange when it starts.
+    var trailers: HTTPHeaders?
 
     init(head: HTTPHead, membership: SessionMembership, receivedAt: UInt64, matchLimit: Int?) {
         self.matchLimit = matchLimit

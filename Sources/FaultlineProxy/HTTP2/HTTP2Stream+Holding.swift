@@ -60,6 +60,7 @@ extension HTTP2Stream {
             }
         }
         if ended && isCurrent(exchange) && exchange.machine.isReadingRequest {
+            if let trailers = held.trailers { exchange.keepRequestTrailers(trailers) }
             run(exchange.machine.requestEnded(), on: exchange)
         }
         releaseUpstreamCork()

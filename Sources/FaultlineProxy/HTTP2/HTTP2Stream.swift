@@ -150,6 +150,10 @@ final class HTTP2Stream {
 
     /// Request trailers: forwarded when the upstream body is chunked.
     func requestTrailersReceived(_ fields: HTTPHeaders) {
+        if case .holding(let held) = phase {
+            held.trailers = fields
+            return
+        }
         exchange?.keepRequestTrailers(fields)
     }
 
