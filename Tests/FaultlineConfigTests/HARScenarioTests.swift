@@ -101,6 +101,16 @@ struct HARScenarioTests {
         #expect(notes.contains { $0.contains("at most 100 phases") })
     }
 
+    /// Found by the HARScenario fuzz target: a phase named after a long path was over the
+    /// format's 200 bytes, so the scenario written was refused.
+    @Test func namesStayWithinTheFormatsBounds() throws {
+        let path = "/" + String(repeating: "n", count: 400)
+        let har = #"{"log": {"entries": [{"time": 5, "request": {"method": "GET", "url": "http://a\#(path)"}, "response": {"status": 502}}]}}"#
+        let (scenario, _, _) = try build(har)
+        #expect(scenario.phases.allSatisfy { ($0.name?.utf8.count ?? 0) <= ScenarioConfig.maxPhaseNameBytes })
+        #expect(scenario.phases.first?.rules.first?.match.path == .exact(path))
+    }
+
     @Test func theReaderRefusesWithTheJSONPath() {
         let cases: [(String, String)] = [
             (#"{"log": {"entries": [{"request": {"method": 1, "url": "http://a/"}}]}}"#, "log.entries[0].request.method: expected a string"),

@@ -23,10 +23,11 @@ extension HARScenarioBuilder {
             }
             let conflicting = all.filter { $0.route == first.route && !$0.outcome.sameKind(first.outcome) }
             var rule: [String: Any] = ["match": match(first, conflicting: conflicting)]
-            var name = "\(first.route) \(first.outcome.label)"
+            let route = HARScenarioWindow.clip(first.route)
+            var name = "\(route) \(first.outcome.label)"
             var suffix = 2
             while names.contains(name) {
-                name = "\(first.route) \(first.outcome.label) #\(suffix)"
+                name = "\(route) \(first.outcome.label) #\(suffix)"
                 suffix += 1
             }
             names.insert(name)

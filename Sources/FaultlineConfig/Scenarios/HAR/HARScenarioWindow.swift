@@ -8,7 +8,21 @@ struct HARScenarioWindow {
     var name: String {
         guard let first = entries.first else { return "incident" }
         let more = entries.count > 1 ? " (+\(entries.count - 1))" : ""
-        return "\(first.outcome.label) \(first.route)\(more)"
+        return "\(first.outcome.label) \(HARScenarioWindow.clip(first.route))\(more)"
+    }
+
+    /// `text` cut to 120 bytes at a character boundary, `…` marking the cut: names stay
+    /// readable and within the scenario format's bounds (phase names at most 200 bytes).
+    static func clip(_ text: String, bytes limit: Int = 120) -> String {
+        guard text.utf8.count > limit else { return text }
+        var cut = ""
+        var count = 0
+        for character in text {
+            count += character.utf8.count
+            if count > limit { break }
+            cut.append(character)
+        }
+        return cut + "…"
     }
 }
 
