@@ -44,6 +44,8 @@ struct JSONMatchTests {
               body: deepBody.replacingOccurrences(of: "\"id\": 7", with: "\"pad\": \"\(String(repeating: "p", count: limit))\""), status: 0),
         Probe(what: "not JSON", path: "/j", body: "user.tier=gold&sku=A-1", status: 0),
         Probe(what: "truncated JSON", path: "/j", body: String(deepBody.dropLast()), status: 0),
+        Probe(what: "nested 500 deep", path: "/x", body: String(repeating: "[", count: 500) + String(repeating: "]", count: 500), status: 524),
+        Probe(what: "nested past the parser's depth", path: "/x", body: String(repeating: "[", count: 1000), status: 524),
         Probe(what: "escaped tokens", path: "/e", body: #"{"a/b": {"c~d": null}}"#, status: 522),
         Probe(what: "unescaped token misses", path: "/e", body: #"{"a": {"b": {"c~d": 1}}}"#, status: 0),
         Probe(what: "number", path: "/n", body: #"{"count": 42.0}"#, status: 523),
