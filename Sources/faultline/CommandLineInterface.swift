@@ -19,6 +19,7 @@ enum CommandLineInterface {
       faultline rules list|add|rm|enable|disable|reset|stats [--admin URL] [--token T] [--format text|json]
       faultline har export|clear [--admin URL] [--token T] [--output FILE]
       faultline scenario start FILE|status|stop NAME [--session ID] [--admin URL] [--token T]
+      faultline scenario from-har FILE.har [--only-failures] [--compress F | --max-gap-ms N] [--host P ...] [-o OUT]
       faultline --version
       faultline <command> --help
 

@@ -5,6 +5,7 @@ enum ScenarioCommand {
       faultline scenario start FILE [--session ID] [options]
       faultline scenario status [NAME] [--session ID] [options]
       faultline scenario stop NAME [--session ID] [options]
+      faultline scenario from-har FILE.har [--only-failures] [--compress F | --max-gap-ms N] [--host P ...] [-o OUT]
 
     Options:
       --admin URL       the admin API (default $FAULTLINE_ADMIN, else http://127.0.0.1:9901)
@@ -17,6 +18,7 @@ enum ScenarioCommand {
     "rules": [rules as in faultline rules add]}, …]} (docs/scenarios.md). start defines it
     (replacing a stopped one of the same name) and starts it at its first phase; status shows
     each scenario's phase and the time or requests left; stop takes its rules out of effect.
+    from-har writes a scenario reproducing a HAR's failures (faultline scenario from-har --help).
 
     Exit codes: 0 done; 1 the admin API refused (its error is printed) or could not be
     reached; 2 usage error.
@@ -34,6 +36,8 @@ enum ScenarioCommand {
             return .ok
         case "start", "status", "stop":
             return ScenarioControlCommand.main(subcommand, rest)
+        case "from-har":
+            return ScenarioFromHARCommand.main(rest)
         default:
             Console.err("faultline scenario: unknown subcommand \"\(subcommand)\"\n\n\(usage)")
             return .usage

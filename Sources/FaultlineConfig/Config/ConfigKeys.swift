@@ -23,10 +23,10 @@ enum ConfigKeys {
     static let appPinCandidate = ["app", "domain", "platform", "build"]
     static let upstreamTimeouts = ["connect", "response", "idle", "tunnel_idle"]
     static let route = ["name", "match", "upstream", "faults"]
-    static let routeMatch = ["host", "methods", "path", "path_prefix", "path_glob", "headers", "query", "cookies", "client", "not"]
+    static let routeMatch = ["host", "methods", "path", "path_prefix", "path_glob", "headers", "query", "cookies", "client", "json", "not"]
     static let clientTimeouts = ["client_header", "client_idle", "drain"]
     static let limits = [
         "max_request_line_bytes", "max_header_bytes", "max_header_count",
-        "max_request_body_bytes", "max_connections",
+        "max_request_body_bytes", "max_connections", "max_match_body_bytes",
     ]
 }

@@ -101,7 +101,9 @@ extension ConfigLoader {
                 "max_request_body_bytes", in: 0...Int.max, default: defaults.maxRequestBodyBytes, &diagnostics),
             maxConnections: object.int(
                 "max_connections", in: 1...Int.max, default: defaults.maxConnections, &diagnostics),
-            maxConnectionsIsExplicit: object["max_connections"] != nil)
+            maxConnectionsIsExplicit: object["max_connections"] != nil,
+            maxMatchBodyBytes: object.int(
+                "max_match_body_bytes", in: 0...Limits.matchBodyCeiling, default: defaults.maxMatchBodyBytes, &diagnostics))
     }
 
     /// Every `*_ms` timeout: at least 1 ms, at most one day.

@@ -1,5 +1,6 @@
 import FaultlineHTTP
 import FaultlineIO
+import FaultlineConfig
 
 /// A protocol adapter that drives exchanges: the seam between a client protocol and the
 /// exchange layer.
@@ -62,11 +63,11 @@ extension ExchangeHost {
     /// the one way every host starts one.
     @discardableResult
     func startExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, mayKeepAlive: Bool,
-                       startedAt: UInt64) -> Exchange {
+                       startedAt: UInt64, body: MatchBody? = nil) -> Exchange {
         let starter = ExchangeStarter(snapshot: context.snapshot, clientIP: clientIP, scheme: scheme,
                                       sessions: context.state.sessions, now: context.loop.now,
                                       scenarios: context.state.scenarios)
-        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: mayKeepAlive)
+        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: mayKeepAlive, body: body)
         exchange.startedAt = startedAt
         adopt(exchange)
         run(exchange.machine.requestHeadReceived(), on: exchange)

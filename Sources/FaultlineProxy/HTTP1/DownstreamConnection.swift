@@ -12,6 +12,8 @@ final class DownstreamConnection: StreamSocketDelegate {
         case idle
         /// Part of a request head has arrived.
         case readingHead
+        /// A request's body is read before routing it (a rule's `json` conditions).
+        case holding(HTTP1HeldRequest)
         /// An exchange is in progress.
         case exchange(Exchange)
         /// Bytes are relayed both ways after a 101 (the exchange that upgraded keeps its record).
@@ -48,7 +50,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     func isCurrent(_ exchange: Exchange) -> Bool {
         switch phase {
         case .exchange(let current), .tunnel(let current): current === exchange
-        case .idle, .readingHead, .closed: false
+        case .idle, .readingHead, .holding, .closed: false
         }
     }
 
@@ -56,7 +58,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     var exchange: Exchange? {
         switch phase {
         case .exchange(let exchange), .tunnel(let exchange): exchange
-        case .idle, .readingHead, .closed: nil
+        case .idle, .readingHead, .holding, .closed: nil
         }
     }
     /// The log record of the request in progress (nil when logging and HAR are off).
@@ -206,7 +208,9 @@ final class DownstreamConnection: StreamSocketDelegate {
             run(exchange.machine.deadlineExpired(expired), on: exchange)
             return
         }
-        if expired == .clientHeader, case .readingHead = phase {
+        if case .holding(let held) = phase {
+            heldRequestStalled(held)
+        } else if expired == .clientHeader, case .readingHead = phase {
             writeLocalAndClose(LocalResponse(
                 status: 408, message: "request head not received within \(context.snapshot.config.clientTimeouts.headerMs) ms",
                 keepAlive: false))

@@ -14,7 +14,7 @@ extension ScenarioBoard {
     /// The first phase rule of a running scenario (in start order) that takes `head`; nil
     /// when none does, at the cost of one atomic load when no scenario runs. A counted phase
     /// counts the request; the request that fills it is its last.
-    func route(_ head: HTTPHead, client: String, global: RouteTable, now: UInt64) -> ScenarioHit? {
+    func route(_ head: HTTPHead, client: String, body: MatchBody? = nil, global: RouteTable, now: UInt64) -> ScenarioHit? {
         guard runningCount.load(ordering: .relaxed) > 0 else { return nil }
         for first in active.withLock({ $0 }) {
             var phase: ActivePhase? = first
@@ -25,7 +25,7 @@ extension ScenarioBoard {
                     phase = advance(from: current, now: now)
                     continue
                 }
-                guard let route = current.rules.route(head, client: client, global: global) else { break }
+                guard let route = current.rules.route(head, client: client, body: body, global: global) else { break }
                 if case .requests(let limit) = current.end {
                     let count = current.matched.add(1, ordering: .relaxed).newValue
                     if count > limit {
@@ -38,6 +38,14 @@ extension ScenarioBoard {
             }
         }
         return nil
+    }
+
+    /// Whether a running scenario's current phase has rules with `json` conditions (the
+    /// request body is then read before routing). A phase that begins while a body is read
+    /// sees the body only if its predecessor also read bodies.
+    func readsBody() -> Bool {
+        guard runningCount.load(ordering: .relaxed) > 0 else { return false }
+        return active.withLock { $0 }.contains { $0.rules.readsBody }
     }
 
     /// The phase in effect for a request no phase rule took (the journal notes it): the first
