@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "FaultlineTestSupport", dependencies: ["COpenSSL"], path: "Tests/FaultlineTestSupport", swiftSettings: strict),
         .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
         .testTarget(name: "FaultlineHTTP2Tests", dependencies: ["FaultlineHTTP2", "FaultlineHTTP"], swiftSettings: strict),
-        .testTarget(name: "FaultlineIOTests", dependencies: ["FaultlineIO", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineIOTests", dependencies: ["FaultlineIO", "FaultlineMemoryIO", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineConfigTests", dependencies: ["FaultlineConfig", "FaultlineTLS", "FaultlineHTTP", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineConfig", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO", "FaultlineTestSupport"], swiftSettings: strict),

@@ -75,6 +75,9 @@ public final class MemoryEndpoint: StreamTransport {
         }
     }
 
+    /// Bytes this end sent that the other end has not read yet.
+    public var inFlight: Int { link.flows[side].count }
+
     /// Whether this end has closed.
     public var isClosed: Bool { stage == .closed }
 

@@ -28,10 +28,12 @@ final class MemoryHarness {
         return address
     }
 
-    init(configJSON: String, originH2C: Bool = false) throws {
+    /// `capacity` is each connection's receive buffer, per direction (small ones exercise
+    /// backpressure).
+    init(configJSON: String, originH2C: Bool = false, capacity: Int = 4 << 20) throws {
         let config = try ConfigLoader.parse(Data(configJSON.utf8), file: nil, checkFiles: false)
         let snapshot = try ConfigSnapshot(config: config, generation: 1)
-        network = try MemoryNetwork()
+        network = try MemoryNetwork(capacity: capacity)
         let state = ProxyServerState(snapshot: snapshot, events: { _ in })
         context = LoopContext(loop: network.loop, state: state, snapshot: snapshot)
         context.start()

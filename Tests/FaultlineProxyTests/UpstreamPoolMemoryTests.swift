@@ -156,3 +156,29 @@ struct UpstreamPoolMemoryTests {
         #expect(harness.origin.connections == 1 && harness.origin.openConnections == 1)
     }
 }
+
+/// Flow control between the legs, with 8 KiB receive buffers: a client that does not read
+/// stops the proxy reading the origin (the response waits in the origin's connection, not in
+/// the proxy), and reading resumes as the client drains; the whole body arrives, in order.
+@Suite("Backpressure on the in-memory network")
+struct BackpressureMemoryTests {
+    @Test func aClientThatDoesNotReadHoldsTheOriginBack() throws {
+        let harness = try MemoryHarness(configJSON: MemoryFaultRoutes.config(), capacity: 8192)
+        let client = harness.connect()
+        client.send("GET /plain/bytes/300000 HTTP/1.1\r\nHost: api.example\r\nConnection: close\r\n\r\n")
+        harness.network.run()
+        let upstream = try #require(harness.origin.accepted.first)
+        #expect(upstream.inFlight > 200_000, "the proxy stopped reading the origin: \(upstream.inFlight) bytes wait there")
+        var bytes: [UInt8] = []
+        var rounds = 0
+        while client.peerEnd == .open && rounds < 10_000 {
+            bytes += client.receive()
+            harness.network.run()
+            rounds += 1
+        }
+        bytes += client.receive()
+        let body = bytes.firstRange(of: Array("\r\n\r\n".utf8)).map { Array(bytes[$0.upperBound...]) } ?? []
+        #expect(body.count == 300_000 && body.allSatisfy { $0 == UInt8(ascii: "x") }, "\(body.count) body bytes")
+        #expect(rounds > 10, "the body came in many turns, as the client read")
+    }
+}
