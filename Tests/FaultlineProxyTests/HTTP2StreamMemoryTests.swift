@@ -16,7 +16,7 @@ struct HTTP2StreamMemoryTests {
     }
 
     /// One GET on a fresh h2c connection.
-    func get(_ path: String, limitMilliseconds: Int = 60_000) throws -> H2HarnessClient.Outcome {
+    func get(_ path: String, limitMilliseconds: Int = 60_000) throws -> MemoryH2Client.Outcome {
         try MemoryH2Client(harness).get(path, limitMilliseconds: limitMilliseconds)
     }
 

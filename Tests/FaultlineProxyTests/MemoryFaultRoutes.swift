@@ -2,8 +2,25 @@
 /// in-memory origin, a refused upstream (`/down/`) and a plain route (`/plain/`).
 enum MemoryFaultRoutes {
     /// Every fault kind, some in two forms (before and after response bytes, close or reset).
-    static let faults: [(name: String, fault: String)] = DownstreamConnectionHostTests.faults + [
+    static let faults: [(name: String, fault: String)] = [
+        ("st503", #"{"status": {"code": 503, "headers": {"Retry-After": "5"}, "body": "down", "content_type": "text/html"}}"#),
+        ("st204", #"{"status": 204}"#),
+        ("reset", #"{"reset": {}}"#),
+        ("reset1k", #"{"reset": {"after_bytes": 1000}}"#),
+        ("close", #"{"close": {}}"#),
+        ("close1k", #"{"close": {"after_bytes": 1000}}"#),
+        ("truncate", #"{"truncate": {"keep_bytes": 100}}"#),
+        ("hangclose", #"{"hang": {"ms": 50, "then": "close"}}"#),
         ("hangreset", #"{"hang": {"ms": 50, "then": "reset"}}"#),
+        ("delay", #"{"delay": 20}"#),
+        ("throttle", #"{"throttle": {"down_bytes_per_second": 200000}}"#),
+        ("rewrite", #"{"rewrite": {"status": 418, "add_headers": {"X-Rewritten": "yes"}}}"#),
+        ("garbage", #"{"corrupt": {"mode": "garbage_then_close"}}"#),
+        ("chunked", #"{"corrupt": {"mode": "bad_chunk_framing"}}"#),
+        ("json", #"{"corrupt": {"mode": "malformed_json"}}"#),
+        ("rst", #"{"rst_stream": {}}"#),
+        ("goaway", #"{"goaway": {"mode": "immediate"}}"#),
+        ("graceful", #"{"goaway": {"mode": "graceful"}}"#),
         ("delay200", #"{"delay": 200}"#),
         ("slow3g", #"{"profile": "3g"}"#),
         ("lost", #"{"profile": "100-loss"}"#),

@@ -4,8 +4,28 @@ import FaultlineMemoryIO
 
 /// An HTTP/2 client (prior knowledge) on a client end of the in-memory network, driving a
 /// client-role `HTTP2Session`: one request at a time, everything the proxy said about its
-/// stream (the same `Outcome` as the kernel-socket harness's client).
+/// stream.
 final class MemoryH2Client {
+    /// What the proxy did with one stream.
+    struct Outcome: CustomStringConvertible {
+        var status: Int?
+        var fields: [String: String] = [:]
+        var body: [UInt8] = []
+        var ended = false
+        /// RST_STREAM from the proxy.
+        var resetReceived: HTTP2ErrorCode?
+        /// RST_STREAM from this client (it found the response malformed).
+        var resetSent: HTTP2ErrorCode?
+        var goAway: (lastStreamID: Int32, code: HTTP2ErrorCode)?
+        var connectionClosed = false
+
+        var description: String {
+            "status \(status.map(String.init) ?? "none"), \(body.count) body bytes, ended \(ended), "
+                + "reset received \(resetReceived?.description ?? "none"), sent \(resetSent?.description ?? "none"), "
+                + "goaway \(goAway.map { "\($0.code) last \($0.lastStreamID)" } ?? "none"), closed \(connectionClosed)"
+        }
+    }
+
     let end: MemoryEndpoint
     let harness: MemoryHarness
     let session: HTTP2Session
@@ -18,7 +38,7 @@ final class MemoryH2Client {
 
     /// GET `path`; runs the network (and loop time, up to `limitMilliseconds`) until the
     /// stream is over: ended, reset either way, refused by a GOAWAY, or the connection ended.
-    func get(_ path: String, limitMilliseconds: Int = 60_000) throws -> H2HarnessClient.Outcome {
+    func get(_ path: String, limitMilliseconds: Int = 60_000) throws -> Outcome {
         var fields = HTTPHeaders()
         fields.add(name: ":method", value: "GET")
         fields.add(name: ":scheme", value: "http")
@@ -26,7 +46,7 @@ final class MemoryH2Client {
         fields.add(name: ":path", value: path)
         let id = try session.submitRequest(fields: fields, endStream: true)
         flush()
-        var outcome = H2HarnessClient.Outcome()
+        var outcome = Outcome()
         harness.settle(limitMilliseconds: limitMilliseconds) {
             let bytes = end.receive()
             if !bytes.isEmpty {
@@ -42,7 +62,7 @@ final class MemoryH2Client {
         return outcome
     }
 
-    private func note(_ event: HTTP2Event, on id: Int32, into outcome: inout H2HarnessClient.Outcome) {
+    private func note(_ event: HTTP2Event, on id: Int32, into outcome: inout Outcome) {
         switch event {
         case .headers(let stream, let block) where stream == id:
             if let status = block.status, status >= 200 || outcome.status == nil { outcome.status = status }

@@ -4,7 +4,7 @@ import FaultlineHTTP2
 import FaultlineMemoryIO
 
 /// An origin on the in-memory network, keep-alive: HTTP/1.1, or HTTP/2 with prior knowledge
-/// (`h2c`, a server-role `HTTP2Session`). As `TinyOrigin`: a target ending in `/bytes/N`
+/// (`h2c`, a server-role `HTTP2Session`). A target ending in `/bytes/N`
 /// answers N bytes of `x`, anything else `{"ok":true}`, both with Content-Length. It keeps
 /// every connection it accepted, so tests see the pool's choices (how many, which closed).
 final class MemoryOrigin {

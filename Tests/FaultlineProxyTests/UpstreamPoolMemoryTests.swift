@@ -29,6 +29,16 @@ struct UpstreamPoolMemoryTests {
         return response
     }
 
+    /// A keep-alive request on a new client connection that reaches the origin, which holds
+    /// its answer back; returns the client's end.
+    static func requestTheOriginHolds(_ harness: MemoryHarness) -> MemoryEndpoint {
+        harness.origin.holding = true
+        let client = harness.connect()
+        client.send("GET /plain/bytes/10 HTTP/1.1\r\nHost: api.example\r\n\r\n")
+        harness.network.run()
+        return client
+    }
+
     /// One request on a new client connection, to its end.
     static func exchange(_ path: String, _ harness: MemoryHarness) -> [UInt8] {
         let client = harness.connect()
@@ -64,10 +74,7 @@ struct UpstreamPoolMemoryTests {
     /// the upstream connection, with a response in flight, closes.
     @Test func anAbandonedExchangeIsNeverPooled() throws {
         let harness = try Self.harness()
-        harness.origin.holding = true
-        let client = harness.connect()
-        client.send("GET /plain/bytes/10 HTTP/1.1\r\nHost: api.example\r\n\r\n")
-        harness.network.run()
+        let client = Self.requestTheOriginHolds(harness)
         #expect(harness.origin.targets == ["/plain/bytes/10"])
         client.reset()
         harness.network.run()
@@ -82,10 +89,7 @@ struct UpstreamPoolMemoryTests {
     /// response is cut) and is not reused.
     @Test func anOriginResetMidResponseIsNeverPooled() throws {
         let harness = try Self.harness()
-        harness.origin.holding = true
-        let client = harness.connect()
-        client.send("GET /plain/bytes/10 HTTP/1.1\r\nHost: api.example\r\n\r\n")
-        harness.network.run()
+        let client = Self.requestTheOriginHolds(harness)
         let upstream = try #require(harness.origin.accepted.first)
         upstream.send("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nxxxx")
         // Read before the reset: a reset drops what the reader has not taken (as in the kernel).
@@ -154,6 +158,9 @@ struct UpstreamPoolMemoryTests {
         let after = String(decoding: Self.exchange("/plain/bytes/10", harness), as: UTF8.self)
         #expect(after.hasSuffix("xxxxxxxxxx"))
         #expect(harness.origin.connections == 1 && harness.origin.openConnections == 1)
+        let status = String(decoding: Self.exchange("/st503/json", harness), as: UTF8.self)
+        #expect(status.hasPrefix("HTTP/1.1 503 ") && status.hasSuffix("down"))
+        #expect(!harness.origin.targets.contains("/st503/json"), "a status fault never opens a stream")
     }
 }
 
