@@ -122,6 +122,15 @@ struct DownstreamConnectionMemoryTests {
         client.send("GET /slow3g/json HTTP/1.1\r\nHost: api.example\r\n\r\n")
         harness.network.advance(byMilliseconds: 90)
         #expect(client.receive().isEmpty, "a 3g profile's latency holds the response back")
+        // 30,000 bytes at 200,000 B/s: not at once, all of it within 150 ms and a little.
+        let paced = harness.connect()
+        paced.send("GET /throttle/bytes/30000 HTTP/1.1\r\nHost: api.example\r\n\r\n")
+        harness.network.run()
+        var bytes = paced.receive()
+        #expect(bytes.count < 30_000, "a throttle does not send the body at once: \(bytes.count)")
+        harness.network.advance(byMilliseconds: 200)
+        bytes += paced.receive()
+        #expect(bytes.count > 30_000 && bytes.suffix(30_000).allSatisfy { $0 == UInt8(ascii: "x") }, "\(bytes.count)")
     }
 
     /// A profile that loses everything answers nothing and keeps the connection open: the
