@@ -123,3 +123,41 @@ struct HTTP2StreamMemoryTests {
         #expect(origin.connections == 1, "the second stream went on the pooled connection")
     }
 }
+
+/// `HTTP2Connection` itself on the in-memory network: streams multiplexed on the loop's
+/// clock, and the idle deadline.
+@Suite("HTTP/2 client connection on the in-memory network")
+struct HTTP2ConnectionMemoryTests {
+    /// A delayed stream does not hold a quick one back: the quick one ends first.
+    @Test func aDelayedStreamDoesNotHoldAnotherBack() throws {
+        let harness = try MemoryHarness(configJSON: MemoryFaultRoutes.config())
+        let client = try MemoryH2Client(harness)
+        let slow = try client.submit("/delay200/bytes/10")
+        let quick = try client.submit("/plain/bytes/20")
+        var outcomes = [slow: MemoryH2Client.Outcome(), quick: MemoryH2Client.Outcome()]
+        harness.network.advance(byMilliseconds: 100)
+        client.take(into: &outcomes)
+        #expect(outcomes[quick]?.ended == true && outcomes[quick]?.body.count == 20, "\(String(describing: outcomes[quick]))")
+        #expect(outcomes[slow]?.status == nil, "the delayed stream waits its 200 ms")
+        harness.settle { client.take(into: &outcomes); return outcomes[slow]?.ended == true }
+        #expect(outcomes[slow]?.status == 200 && outcomes[slow]?.body.count == 10)
+        #expect(harness.origin.connections == 1, "both streams' upstream exchanges used one pooled connection in turn")
+    }
+
+    /// A connection without streams ends after the client idle timeout on the loop's clock,
+    /// with GOAWAY NO_ERROR, and not before.
+    @Test func anIdleConnectionEndsWithGoAwayAfterItsTimeout() throws {
+        let harness = try MemoryHarness(configJSON: MemoryFaultRoutes.config()
+            .replacingOccurrences(of: #""log": {"off": true}"#, with: #""log": {"off": true}, "timeouts_ms": {"client_idle": 2000}"#))
+        let client = try MemoryH2Client(harness)
+        _ = try client.get("/plain/json")
+        var outcomes: [Int32: MemoryH2Client.Outcome] = [0: MemoryH2Client.Outcome()]
+        harness.network.advance(byMilliseconds: 1_800)
+        client.take(into: &outcomes)
+        #expect(outcomes[0]?.goAway == nil && client.end.peerEnd == .open, "still open at 1.8 s")
+        harness.network.advance(byMilliseconds: 400)
+        client.take(into: &outcomes)
+        #expect(outcomes[0]?.goAway?.code == .noError, "\(String(describing: outcomes[0]))")
+        #expect(client.end.peerEnd == .finished)
+    }
+}

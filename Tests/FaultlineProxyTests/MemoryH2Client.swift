@@ -39,6 +39,17 @@ final class MemoryH2Client {
     /// GET `path`; runs the network (and loop time, up to `limitMilliseconds`) until the
     /// stream is over: ended, reset either way, refused by a GOAWAY, or the connection ended.
     func get(_ path: String, limitMilliseconds: Int = 60_000) throws -> Outcome {
+        let id = try submit(path)
+        var outcomes = [id: Outcome()]
+        harness.settle(limitMilliseconds: limitMilliseconds) {
+            take(into: &outcomes)
+            return outcomes[id].map { Self.isOver($0, id: id) } ?? true
+        }
+        return outcomes[id] ?? Outcome()
+    }
+
+    /// Opens a stream for `GET path` (sent on the next `take` or run); returns its id.
+    func submit(_ path: String) throws -> Int32 {
         var fields = HTTPHeaders()
         fields.add(name: ":method", value: "GET")
         fields.add(name: ":scheme", value: "http")
@@ -46,39 +57,47 @@ final class MemoryH2Client {
         fields.add(name: ":path", value: path)
         let id = try session.submitRequest(fields: fields, endStream: true)
         flush()
-        var outcome = Outcome()
-        harness.settle(limitMilliseconds: limitMilliseconds) {
-            let bytes = end.receive()
-            if !bytes.isEmpty {
-                for event in session.receive(bytes) { note(event, on: id, into: &outcome) }
-                flush()
-                for event in session.takeEvents() { note(event, on: id, into: &outcome) }
-            }
-            if end.peerEnd != .open { outcome.connectionClosed = true }
-            if outcome.ended || outcome.resetReceived != nil || outcome.resetSent != nil || outcome.connectionClosed { return true }
-            if let goAway = outcome.goAway, goAway.lastStreamID < id || goAway.code != .noError { return true }
-            return false
-        }
-        return outcome
+        return id
     }
 
-    private func note(_ event: HTTP2Event, on id: Int32, into outcome: inout Outcome) {
+    /// Reads what arrived into the outcomes of the streams in `outcomes` and sends what the
+    /// session owes (acknowledgements, window updates, its resets of malformed responses).
+    func take(into outcomes: inout [Int32: Outcome]) {
+        let bytes = end.receive()
+        if !bytes.isEmpty {
+            for event in session.receive(bytes) { note(event, into: &outcomes) }
+            flush()
+            for event in session.takeEvents() { note(event, into: &outcomes) }
+        }
+        if end.peerEnd != .open {
+            for id in outcomes.keys { outcomes[id]?.connectionClosed = true }
+        }
+    }
+
+    /// Whether stream `id`, whose outcome so far is `outcome`, is over one way or another
+    /// (a GOAWAY whose last stream id is below it refused it).
+    static func isOver(_ outcome: Outcome, id: Int32) -> Bool {
+        if outcome.ended || outcome.resetReceived != nil || outcome.resetSent != nil || outcome.connectionClosed { return true }
+        return outcome.goAway.map { $0.lastStreamID < id || $0.code != .noError } ?? false
+    }
+
+    private func note(_ event: HTTP2Event, into outcomes: inout [Int32: Outcome]) {
         switch event {
-        case .headers(let stream, let block) where stream == id:
-            if let status = block.status, status >= 200 || outcome.status == nil { outcome.status = status }
-            for (name, value) in block.fields.pairs { outcome.fields[name] = value }
-            if block.endsStream { outcome.ended = true }
-        case .data(let stream, let bytes) where stream == id:
-            outcome.body += bytes
+        case .headers(let stream, let block):
+            if let status = block.status, status >= 200 || outcomes[stream]?.status == nil { outcomes[stream]?.status = status }
+            for (name, value) in block.fields.pairs { outcomes[stream]?.fields[name] = value }
+            if block.endsStream { outcomes[stream]?.ended = true }
+        case .data(let stream, let bytes):
+            outcomes[stream]?.body += bytes
             session.consume(streamID: stream, count: bytes.count)
-        case .endStream(let stream) where stream == id:
-            outcome.ended = true
-        case .resetReceived(let stream, let code) where stream == id:
-            outcome.resetReceived = code
-        case .resetSent(let stream, let code) where stream == id:
-            outcome.resetSent = code
+        case .endStream(let stream):
+            outcomes[stream]?.ended = true
+        case .resetReceived(let stream, let code):
+            outcomes[stream]?.resetReceived = code
+        case .resetSent(let stream, let code):
+            outcomes[stream]?.resetSent = code
         case .goAwayReceived(let last, let code, _):
-            outcome.goAway = (last, code)
+            for id in outcomes.keys { outcomes[id]?.goAway = (last, code) }
         default:
             break
         }
