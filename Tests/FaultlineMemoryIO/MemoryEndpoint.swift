@@ -44,10 +44,8 @@ public final class MemoryEndpoint: StreamTransport {
         self.stage = stage
     }
 
-    private var inbound: MemoryFlow {
-        get { link.flows[1 - side] }
-        set { link.flows[1 - side] = newValue }
-    }
+    /// The flow this end reads (read-only: takes go through `link` so as not to copy it).
+    private var inbound: MemoryFlow { link.flows[1 - side] }
 
     // MARK: The test's end
 
@@ -112,7 +110,7 @@ public final class MemoryEndpoint: StreamTransport {
         case .open: break
         }
         if inbound.count > 0 {
-            let taken = inbound.take(upTo: buffer.count)
+            let taken = link.flows[1 - side].take(upTo: buffer.count)
             taken.withUnsafeBytes { buffer.copyMemory(from: $0) }
             return .bytes(taken.count)
         }
