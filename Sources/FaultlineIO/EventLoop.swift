@@ -181,9 +181,14 @@ public final class EventLoop: @unchecked Sendable {
             runPendingTasks()
             runTurnEnd()
         }
-        // Handlers and timer callbacks hold the loop (and the objects around it) strongly:
-        // dropping them once the loop has stopped ends those cycles, so a process that exits
-        // after a drain leaves nothing behind for a leak checker to find.
+        discardWork()
+    }
+
+    /// Drops every registration, timer, turn-end handler and queued task. Handlers and timer
+    /// callbacks hold the loop (and the objects around it) strongly: dropping them once the
+    /// loop has stopped ends those cycles, so a process that exits after a drain (or a test
+    /// done with a loop it drove by `runTurn`) leaves nothing behind for a leak checker.
+    package func discardWork() {
         slots.removeAll()
         turnEnd.removeAll()
         timers = TimerQueue()

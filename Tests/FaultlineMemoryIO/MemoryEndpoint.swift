@@ -168,7 +168,18 @@ public final class MemoryEndpoint: StreamTransport {
         script = nil
     }
 
-    // MARK: Delivery
+    /// Teardown: a socket's end hears RST from its peer (its socket fails on the next
+    /// delivery); any other end closes with RST.
+    func failFromPeer() {
+        guard handler != nil else {
+            close(reset: true)
+            return
+        }
+        link.flows[1 - side].close(.reset)
+        peer?.stage = .closed
+    }
+
+        // MARK: Delivery
 
     /// Hands the socket (or the script) what is ready; false when nothing was.
     func deliver() -> Bool {

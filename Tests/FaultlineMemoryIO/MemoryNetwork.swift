@@ -28,6 +28,24 @@ public final class MemoryNetwork: StreamNetwork {
         loop.network = self
     }
 
+    deinit {
+        tearDown()
+    }
+
+    /// Ends every connection as a peer's reset would (each socket fails and its owner cleans
+    /// up, as in production), refuses new connects, then drops the loop's timers and tasks:
+    /// nothing a test built stays alive in a cycle (LeakSanitizer checks the test process).
+    /// Call it while the sockets' owners are still alive; the network's deinit calls it too.
+    public func tearDown() {
+        listeners.removeAll()
+        for _ in 0..<100 where !endpoints.isEmpty {
+            for endpoint in endpoints { endpoint.failFromPeer() }
+            run()
+        }
+        endpoints.removeAll()
+        loop.discardWork()
+    }
+
     /// The loop's time (monotonic ns), moved by `advance`.
     public var now: UInt64 { loop.now }
 

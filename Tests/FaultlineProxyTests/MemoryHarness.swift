@@ -40,6 +40,12 @@ final class MemoryHarness {
         origin = MemoryOrigin(network: network, address: Self.originAddress, h2c: originH2C)
     }
 
+    /// Ends every connection while the context is still alive (its connections reach it
+    /// unowned), so that the test leaves nothing behind.
+    deinit {
+        network.tearDown()
+    }
+
     /// A new client connection; returns the client's end. `h2c` lets it become HTTP/2 on
     /// the prior-knowledge preface.
     func connect(h2c: Bool = false) -> MemoryEndpoint {
