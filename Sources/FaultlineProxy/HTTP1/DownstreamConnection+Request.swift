@@ -90,8 +90,19 @@ extension DownstreamConnection {
         let membership = membership(of: received)
         let trace = startTrace(received, log: context.snapshot.log, inSession: membership.session != nil)
         var head = received
-        if let origin = received.originFormTarget { head.target = origin }
-        startExchange(head, trace: trace, membership: membership, mayKeepAlive: !context.draining, startedAt: context.loop.now)
+        var destination: ForwardDestination?
+        if let forward {
+            switch admitForward(&head, config: forward) {
+            case .success(let admitted): destination = admitted
+            case .failure(let refusal):
+                writeLocalAndClose(refusal.response)
+                return
+            }
+        } else if let origin = received.originFormTarget {
+            head.target = origin
+        }
+        startExchange(head, trace: trace, membership: membership, mayKeepAlive: !context.draining, startedAt: context.loop.now,
+                      destination: destination)
     }
 
     /// A connection-level answer (a head that did not parse or did not arrive in time):

@@ -1,6 +1,7 @@
 import FaultlineHTTP
 import FaultlineIO
 import FaultlineTLS
+import FaultlineConfig
 
 /// A client connection speaking HTTP/1: decodes requests one at a time (pipelined ones wait
 /// their turn), reports each one to its `Exchange`'s machine and carries out what the
@@ -81,9 +82,13 @@ final class DownstreamConnection: StreamSocketDelegate {
     let scheme: StaticString
     /// Whether the first bytes may still be an HTTP/2 preface (an h2c listener, nothing read yet).
     var awaitsH2CPreface: Bool
+    /// The forward-proxy settings of the listener, if it is one.
+    let forward: ForwardProxyConfig?
 
-    init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?, h2c: Bool = false) throws(IOError) {
+    init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?, h2c: Bool = false,
+         forward: ForwardProxyConfig? = nil) throws(IOError) {
         self.context = context
+        self.forward = forward
         awaitsH2CPreface = h2c && tls == nil
         clientIP = peer?.ip ?? "unknown"
         clientPort = peer.map { Int($0.port) }
