@@ -84,6 +84,9 @@ final class DownstreamConnection: StreamSocketDelegate {
     var awaitsH2CPreface: Bool
     /// The forward-proxy settings of the listener, if it is one.
     let forward: ForwardProxyConfig?
+    /// A CONNECT head whose tunnel starts once the decoding pass ends (the bytes behind it
+    /// are the tunnel's).
+    var pendingConnect: HTTPHead?
 
     init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?, h2c: Bool = false,
          forward: ForwardProxyConfig? = nil) throws(IOError) {

@@ -77,3 +77,14 @@ struct ForwardStack {
         origin.kill()
     }
 }
+
+extension ForwardStack {
+    /// Replaces an admin rule (JSON text without the name).
+    func replaceRule(_ name: String, _ json: String) async throws {
+        let result = try await Curl.run(["-X", "PUT", "-H", "Content-Type: application/json", "--data-binary", json,
+                                         "-w", "\n%{http_code}", adminURL + "/rules/" + name])
+        guard result.text.hasSuffix("\n200") || result.text.hasSuffix("\n201") else {
+            throw TestFailure("rule replacement refused: \(result.text) \(result.stderr)")
+        }
+    }
+}
