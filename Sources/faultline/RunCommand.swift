@@ -98,6 +98,7 @@ enum RunCommand {
             Console.err(describe(error, file: parsed["config"]))
             return .invalidConfig
         }
+        guard ForwardCA.prepare(config) else { return .invalidConfig }
         // A proxy needs descriptors: the soft limit goes up to the hard one (max_connections
         // is then capped to what that allows, with a warning).
         DescriptorBudget.raiseSoftLimit()

@@ -36,11 +36,42 @@ extension DownstreamConnection {
             return
         }
         if config.intercepts(host: target.host) {
-            state.forwardTunnels.subtract(1, ordering: .relaxed)
-            refuseConnect(head, LocalResponse(status: 501, message: "interception is not available", keepAlive: false))
+            intercept(head, destination: destination, config: config, initial: initial)
             return
         }
         startTunnel(head, destination: destination, initial: initial, release: { state.forwardTunnels.subtract(1, ordering: .relaxed) })
+    }
+
+    /// Answers 200, then speaks TLS on the same descriptor with a leaf minted for the host:
+    /// a new HTTP/1 connection (HTTP/2 by ALPN) whose every request goes to `destination`.
+    private func intercept(_ head: HTTPHead, destination: ForwardDestination, config: ForwardProxyConfig, initial: [UInt8]) {
+        let state = context.state
+        let release = { () -> Void in state.forwardTunnels.subtract(1, ordering: .relaxed) }
+        guard let interceptor = context.snapshot.interceptor(certificate: config.caCertificatePath, key: config.caKeyPath),
+              let session = interceptor.makeSession(host: destination.target.host) else {
+            release()
+            refuseConnect(head, LocalResponse(
+                status: 502, message: "cannot mint a certificate for \(destination.target.host)", keepAlive: false))
+            return
+        }
+        let interception = ForwardInterception(destination: destination, session: session, release: release)
+        socket.write(Array("HTTP/1.1 200 Connection Established\r\n\r\n".utf8))
+        // Bytes sent before the 200 (a ClientHello sent early) cannot be handed to the new
+        // socket: such a client is closed rather than served half a handshake.
+        guard initial.isEmpty, let fd = socket.detach() else {
+            closeNow()
+            return
+        }
+        deadline.disarm()
+        phase = .closed
+        do {
+            let connection = try DownstreamConnection(fd: fd, peer: socket.peer, context: context, tls: nil,
+                                                      interception: interception)
+            context.connectionUpgraded(from: self, to: connection)
+        } catch {
+            Sockets.close(fd)
+            context.connectionClosed(self)
+        }
     }
 
     /// A refused CONNECT gets its own record, like any request Faultline answers.

@@ -100,7 +100,7 @@ extension DownstreamConnection {
         let membership = membership(of: received)
         let trace = startTrace(received, log: context.snapshot.log, inSession: membership.session != nil)
         var head = received
-        var destination: ForwardDestination?
+        var destination = interception?.destination
         if let forward {
             switch admitForward(&head, config: forward) {
             case .success(let admitted): destination = admitted
