@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import FaultlineTestSupport
+
+/// HTTPS through a forward proxy that intercepts: curl `-x … --cacert certs/ca.pem` (HTTP/1.1
+/// and HTTP/2) reaches a TLS origin through a leaf minted for the name asked for; routes and
+/// faults apply to the decrypted requests; the real host is verified (the test chain's root
+/// only through `--upstream-ca`); a client that sends nothing after CONNECT is let go.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct ForwardInterceptionTests {
+    struct Stack {
+        let chain: TLSChain
+        let origin: TLSOriginProcess
+        let forward: ForwardStack
+
+        func stop() {
+            forward.stop()
+            origin.kill()
+        }
+
+        /// curl to the TLS origin through the proxy, trusting the proxy's CA only.
+        func get(_ path: String, host: String = "localhost", _ extra: [String] = []) async throws -> (result: CurlResult, status: Int?) {
+            try await forward.curl(["--cacert", forward.caPath, "https://\(host):\(origin.port)\(path)"] + extra)
+        }
+    }
+
+    static func start(upstreamCA: Bool = true) async throws -> Stack {
+        let chain = try await TLSChainFactory.make()
+        let origin = try await TLSOriginProcess.python(chain: chain.path("chain.pem"), key: chain.path("leaf.key"))
+        let extra: [String] = upstreamCA ? ["--upstream-ca", chain.path("root.pem")] : []
+        let forward = try await ForwardStack.start(extra)
+        return Stack(chain: chain, origin: origin, forward: forward)
+    }
+
+    @Test func curlGetsTheOriginThroughInterceptionOverHTTP1AndHTTP2() async throws {
+        let stack = try await Self.start()
+        defer { stack.stop() }
+        // The CA was minted on start-up, and said so.
+        #expect(stack.forward.proxy.output.text.contains("minted a development CA"), "\(stack.forward.proxy.output.text)")
+        let one = try await stack.get("/over-http1", ["--http1.1", "-v"])
+        #expect(one.status == 200 && one.result.text.contains("/over-http1"), "\(one.result.text) \(one.result.stderr)")
+        // The client saw Faultline's leaf for the name it asked for, not the origin's.
+        #expect(one.result.stderr.contains("CN=localhost") && one.result.stderr.contains("Faultline development CA"), "\(one.result.stderr)")
+        let two = try await stack.get("/over-h2", ["--http2", "-w", " %{http_version}"])
+        #expect(two.result.exitCode == 0 && two.result.text.contains("/over-h2") && two.result.text.hasSuffix(" 2"),
+                "\(two.result.text) \(two.result.stderr)")
+        // 127.0.0.1 gets a leaf with an IP name.
+        let byIP = try await stack.get("/by-ip", host: "127.0.0.1")
+        #expect(byIP.status == 200, "\(byIP.result.stderr)")
+        #expect(stack.origin.requests.count == 3, "\(stack.origin.output.text)")
+        let records = try await stack.forward.journal()
+        #expect(records.contains { $0["path"] as? String == "/over-h2" && $0["upstream"] as? String == "localhost:\(stack.origin.port)" },
+                "\(records)")
+    }
+
+    @Test func faultsApplyToInterceptedRoutes() async throws {
+        let stack = try await Self.start()
+        defer { stack.stop() }
+        try await stack.forward.addRule(#"{"name": "pay", "match": {"host": "localhost", "path_prefix": "/v1/pay"}, "faults": [{"status": 503}]}"#)
+        let paid = try await stack.get("/v1/pay/now")
+        #expect(paid.status == 503, "\(paid.result.text)")
+        let http2 = try await stack.get("/v1/pay/again", ["--http2"])
+        #expect(http2.status == 503, "\(http2.result.text)")
+        let other = try await stack.get("/v1/users")
+        #expect(other.status == 200, "\(other.result.text)")
+        try await stack.forward.replaceRule("pay", #"{"match": {"host": "localhost", "path_prefix": "/v1/pay"}, "faults": [{"reset": {}}]}"#)
+        let reset = try await stack.get("/v1/pay/reset", ["--http1.1"])
+        #expect(reset.result.exitCode == 56 || reset.result.exitCode == 35, "\(reset.result.exitCode) \(reset.result.stderr)")
+        try await stack.forward.replaceRule("pay", #"{"match": {"host": "localhost", "path_prefix": "/v1/pay"}, "faults": [{"delay": 200}]}"#)
+        let delayed = try await stack.get("/v1/pay/slow")
+        #expect(delayed.status == 200, "\(delayed.result.text)")
+        // Only the matching requests reached the origin.
+        #expect(stack.origin.requests.count == 2, "\(stack.origin.output.text)")
+    }
+
+    @Test func theRealHostIsVerified() async throws {
+        let stack = try await Self.start(upstreamCA: false)
+        defer { stack.stop() }
+        let refused = try await stack.get("/unverified")
+        #expect(refused.status == 502, "\(refused.result.text)")
+        #expect(stack.origin.requests.isEmpty)
+    }
+
+    @Test func aClientThatSendsNothingAfterConnectIsLetGoAndOthersAreServed() async throws {
+        let stack = try await Self.start()
+        defer { stack.stop() }
+        let silent = try RawClient(port: stack.forward.proxy.port, readTimeout: .seconds(30))
+        try silent.send("CONNECT localhost:\(stack.origin.port) HTTP/1.1\r\n\r\n")
+        let reply = String(decoding: silent.read(until: "\r\n\r\n"), as: UTF8.self)
+        #expect(reply.hasPrefix("HTTP/1.1 200"), "\(reply)")
+        // Meanwhile others are served.
+        let served = try await stack.get("/while-one-is-silent")
+        #expect(served.status == 200, "\(served.result.stderr)")
+        // The silent one is closed by the client header deadline (10 s by default).
+        let end = silent.readUntilClose(timeout: .seconds(25))
+        #expect(end.closed)
+    }
+}
