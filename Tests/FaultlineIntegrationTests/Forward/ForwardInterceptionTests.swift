@@ -96,3 +96,24 @@ struct ForwardInterceptionTests {
         #expect(end.closed)
     }
 }
+
+extension ForwardInterceptionTests {
+    /// An upstream configured for the exact host, port and scheme a client asks for lends its
+    /// settings to the intercepted requests: its trust (no --upstream-ca here) and its pins.
+    @Test func aConfiguredUpstreamForTheHostLendsItsTrustAndPins() async throws {
+        let chain = try await TLSChainFactory.make()
+        let origin = try await TLSOriginProcess.python(chain: chain.path("chain.pem"), key: chain.path("leaf.key"))
+        defer { origin.kill() }
+        for (pins, expected) in [([chain.pin("leaf"), chain.pin("backup")], 200), ([chain.pin("rotated"), chain.pin("backup")], 502)] {
+            let forward = try await ForwardStack.start(forward: [:], extra: ["upstreams": [
+                "staging": ["url": "https://localhost:\(origin.port)", "trust": ["ca_file": chain.path("root.pem")],
+                            "pins": ["sha256": pins]],
+            ]])
+            defer { forward.stop() }
+            let reply = try await forward.curl(["--cacert", forward.caPath, "https://localhost:\(origin.port)/pinned"])
+            #expect(reply.status == expected, "pins \(pins): \(reply.result.text)")
+            let records = try await forward.journal()
+            #expect(records.contains { $0["upstream"] as? String == "staging" }, "\(records)")
+        }
+    }
+}
