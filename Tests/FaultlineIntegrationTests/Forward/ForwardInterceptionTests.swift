@@ -117,3 +117,40 @@ extension ForwardInterceptionTests {
         }
     }
 }
+
+extension ForwardInterceptionTests {
+    /// A client that trusts only the origin's CA (as a pinning app would) refuses the minted
+    /// certificate: each refusal is a `tls` record and counted in `GET /intercept`; after
+    /// `pass_through_after_refusals` the host is tunnelled and the same client succeeds.
+    @Test func aRefusingClientIsCountedAndItsHostPassesThroughAfterTwoRefusals() async throws {
+        let chain = try await TLSChainFactory.make()
+        let origin = try await TLSOriginProcess.python(chain: chain.path("chain.pem"), key: chain.path("leaf.key"))
+        defer { origin.kill() }
+        let forward = try await ForwardStack.start(forward: ["pass_through_after_refusals": 2],
+                                                   extra: ["log": ["destination": "stdout"]])
+        defer { forward.stop() }
+        let pinned = ["--cacert", chain.path("root.pem"), "https://localhost:\(origin.port)/pinned-app"]
+        for attempt in 1...2 {
+            let refused = try await forward.curl(pinned)
+            #expect(refused.result.exitCode == 60, "attempt \(attempt): \(refused.result.exitCode) \(refused.result.stderr)")
+        }
+        let record = try await forward.proxy.output.waitForLine(containing: "\"error.type\":\"intercept_refused\"")
+        #expect(record.text.contains("refused the intercepted certificate for localhost"), "\(record.text)")
+        // The second refusal reaches the proxy after curl has exited: wait for its count.
+        var host: [String: Any] = [:]
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        while clock.now < deadline {
+            let listing = try await Curl.run([forward.adminURL + "/intercept"])
+            let object = try JSONSerialization.jsonObject(with: Data(listing.stdout)) as? [String: Any]
+            host = (object?["hosts"] as? [[String: Any]])?.first ?? [:]
+            if host["refusals"] as? Int == 2 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(host["host"] as? String == "localhost" && host["refusals"] as? Int == 2 && host["pass_through"] as? Bool == true,
+                "\(host)")
+        // Now tunnelled: the client sees the origin's own certificate and succeeds.
+        let through = try await forward.curl(pinned)
+        #expect(through.status == 200 && through.result.text.contains("/pinned-app"), "\(through.result.text) \(through.result.stderr)")
+    }
+}
