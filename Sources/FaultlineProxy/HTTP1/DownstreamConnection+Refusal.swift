@@ -20,7 +20,7 @@ extension DownstreamConnection {
         if entry.passThrough { message += "; \(host) now passes through" }
         context.state.events(.clientTLSFailure(peer: clientIP, reason: message))
         let log = context.snapshot.log
-        guard log.sink != nil else { return }
+        guard log.tlsEvents else { return }
         var record = LogRecord(kind: .tls)
         record.clientAddress = clientIP
         record.clientPort = clientPort

@@ -154,3 +154,24 @@ extension ForwardInterceptionTests {
         #expect(through.status == 200 && through.result.text.contains("/pinned-app"), "\(through.result.text) \(through.result.stderr)")
     }
 }
+
+extension ForwardInterceptionTests {
+    /// A second client stack: Python `requests` with `proxies` (its CONNECT and absolute-form
+    /// come from urllib3), trusting the minted CA, over HTTPS and plain HTTP.
+    @Test func pythonRequestsUsesTheProxyForHTTPSAndHTTP() async throws {
+        let stack = try await Self.start()
+        defer { stack.stop() }
+        let script = """
+            import requests, sys
+            proxies = {"http": "\(stack.forward.proxyURL)", "https": "\(stack.forward.proxyURL)"}
+            secure = requests.get("https://localhost:\(stack.origin.port)/from-requests", proxies=proxies,
+                                  verify="\(stack.forward.caPath)", timeout=10)
+            plain = requests.get("http://127.0.0.1:\(stack.forward.origin.port)/headers", proxies=proxies, timeout=10)
+            print(secure.status_code, "/from-requests" in secure.text, plain.status_code, '"host": "127.0.0.1:\(stack.forward.origin.port)"' in plain.text)
+            """
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("client.py", script)
+        let result = try await Blocking.run { try Command.shellResult("\(TestPaths.python3) \(path)", in: nil, timeout: .seconds(30)) }
+        #expect(result.status == 0 && result.output.contains("200 True 200 True"), "\(result.output) \(result.error)")
+    }
+}
