@@ -175,3 +175,26 @@ extension ForwardInterceptionTests {
         #expect(result.status == 0 && result.output.contains("200 True 200 True"), "\(result.output) \(result.error)")
     }
 }
+
+extension ForwardInterceptionTests {
+    /// A device that cannot add a header gets its own session by its address: a session
+    /// claiming 127.0.0.1 puts intercepted requests in it, its rule fires, its journal has them.
+    @Test func aSessionClaimingTheClientAddressTakesInterceptedRequests() async throws {
+        let stack = try await Self.start()
+        defer { stack.stop() }
+        let created = try await Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary",
+                                          #"{"name": "device", "clients": ["127.0.0.1"]}"#, stack.forward.adminURL + "/sessions"])
+        let session = try #require(try JSONSerialization.jsonObject(with: Data(created.stdout)) as? [String: Any], "\(created.text)")
+        let id = try #require(session["id"] as? String, "\(created.text)")
+        let rule = try await Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary",
+                                       #"{"name": "teapot", "match": {"host": "localhost", "path": "/in-session"}, "faults": [{"status": 418}]}"#,
+                                       "-w", "\n%{http_code}", stack.forward.adminURL + "/sessions/\(id)/rules"])
+        #expect(rule.text.hasSuffix("\n201"), "\(rule.text)")
+        let inSession = try await stack.get("/in-session", ["--http2"])
+        #expect(inSession.status == 418, "\(inSession.result.text)")
+        let other = try await stack.get("/not-in-rule")
+        #expect(other.status == 200, "\(other.result.text)")
+        let journal = try await Curl.run([stack.forward.adminURL + "/sessions/\(id)/requests"])
+        #expect(journal.text.contains("/in-session") && journal.text.contains("/not-in-rule"), "\(journal.text)")
+    }
+}
