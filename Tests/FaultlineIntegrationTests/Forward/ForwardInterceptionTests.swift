@@ -198,3 +198,26 @@ extension ForwardInterceptionTests {
         #expect(journal.text.contains("/in-session") && journal.text.contains("/not-in-rule"), "\(journal.text)")
     }
 }
+
+extension ForwardInterceptionTests {
+    /// A ClientHello without SNI gets the leaf of the CONNECT host (openssl `-noservername`
+    /// verifying `localhost` against the minted CA); one with SNI gets its own name's.
+    @Test func aClientHelloWithoutSNIGetsTheConnectHostsLeaf() async throws {
+        let stack = try await Self.start()
+        defer { stack.stop() }
+        let directory = try TemporaryDirectory()
+        let proxy = "127.0.0.1:\(stack.forward.proxy.port)"
+        let noSNI = try await Blocking.run {
+            try Command.shellResult("openssl s_client -proxy \(proxy) -connect localhost:\(stack.origin.port) -noservername "
+                                        + "-CAfile \(stack.forward.caPath) -verify_hostname localhost -verify_return_error < /dev/null",
+                                    in: directory.url, timeout: .seconds(20))
+        }
+        #expect(noSNI.output.contains("CN = localhost") && noSNI.output.contains("Verify return code: 0 (ok)"), "\(noSNI.output)")
+        let withSNI = try await Blocking.run {
+            try Command.shellResult("openssl s_client -proxy \(proxy) -connect localhost:\(stack.origin.port) -servername api.test "
+                                        + "-CAfile \(stack.forward.caPath) -verify_hostname api.test -verify_return_error < /dev/null",
+                                    in: directory.url, timeout: .seconds(20))
+        }
+        #expect(withSNI.output.contains("CN = api.test") && withSNI.output.contains("Verify return code: 0 (ok)"), "\(withSNI.output)")
+    }
+}
