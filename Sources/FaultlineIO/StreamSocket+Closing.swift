@@ -8,14 +8,12 @@ extension StreamSocket {
             transformer.shutdown()
             var goodbye: [UInt8] = []
             transformer.takeOutput(into: &goodbye)
-            if !goodbye.isEmpty { goodbye.withUnsafeBytes { _ = Sockets.write(fd, $0) } }
+            if !goodbye.isEmpty { goodbye.withUnsafeBytes { _ = systemWrite($0) } }
         }
         let left = lifecycle.close()
         delegate = nil
         if let timer = left.closingTimer { loop.cancel(timer) }
-        loop.forgetClosing(fd)
-        if reset { Sockets.setResetOnClose(fd) }
-        Sockets.close(fd)
+        systemClose(reset: reset)
     }
 
     /// Stops watching the descriptor and hands it to the caller, open, for a new socket (a
@@ -57,11 +55,11 @@ extension StreamSocket {
             flushTransformerOutput()
             if isClosed { return }
         }
-        if !tcpConnecting && !outbound.isEmpty && outbound.flush(to: fd) != nil {
+        if !tcpConnecting && !outbound.isEmpty && outbound.flush({ systemWrite($0) }) != nil {
             close()
             return
         }
-        if outbound.isEmpty && Sockets.readableBytes(fd) == 0 {
+        if outbound.isEmpty && systemReadableBytes() == 0 {
             // Nothing unread: the kernel sends FIN after the queued bytes, no RST risk.
             close()
             return
@@ -75,7 +73,7 @@ extension StreamSocket {
             return
         }
         if outbound.isEmpty {
-            Sockets.shutdownWrite(fd)
+            systemShutdownWrite()
         }
         updateInterest()
     }

@@ -21,6 +21,9 @@ public enum FaultlineError: Error, CustomStringConvertible, Sendable {
     /// `waitForRequests` waited `waited` for `wanted` matching requests in session `session`
     /// and saw `inSession`; `outsideSessions` matching requests arrived outside every session.
     case requestsShort(session: String, wanted: Int, inSession: Int, outsideSessions: Int, waited: Duration)
+    /// `waitForPhase` waited `waited` for scenario `scenario` to reach phase `phase`; it was
+    /// `state`, in phase `current` (nil: none).
+    case phaseNotReached(scenario: String, phase: Int, state: String, current: Int?, waited: Duration)
 
     /// A sentence or two saying what went wrong.
     public var description: String {
@@ -46,6 +49,9 @@ public enum FaultlineError: Error, CustomStringConvertible, Sendable {
                 : ": did the client send them to faultline.proxyURL?"
             return "waited \(waited) for \(wanted) matching requests in session \(session): \(inSession) in the session, "
                 + "\(outside) outside sessions\(hint)"
+        case .phaseNotReached(let scenario, let phase, let state, let current, let waited):
+            return "waited \(waited) for scenario \(scenario) to reach phase \(phase); it is \(state)"
+                + (current.map { ", in phase \($0)" } ?? "")
         }
     }
 }

@@ -49,9 +49,11 @@ public struct RecordedRequest: Sendable, Decodable, Equatable {
     public let sessionUnknown: Bool
     /// Wall-clock time of the start, as the proxy printed it (ISO 8601, UTC).
     public let time: String?
+    /// The scenario phase the request met; nil when no scenario ran for it.
+    public let scenario: ScenarioMark?
 
     private enum CodingKeys: String, CodingKey {
-        case seq, session, method, path, query, route, upstream, status, faults, retry, connection, error, time
+        case seq, session, method, path, query, route, upstream, status, faults, retry, connection, error, time, scenario
         case connectionRequest = "connection_request"
         case startMs = "start_ms", durationMs = "duration_ms", firstByteMs = "first_byte_ms"
         case protocolVersion = "protocol", sessionUnknown = "session_unknown"
@@ -79,5 +81,6 @@ public struct RecordedRequest: Sendable, Decodable, Equatable {
         protocolVersion = try container.decodeIfPresent(String.self, forKey: .protocolVersion)
         sessionUnknown = try container.decodeIfPresent(Bool.self, forKey: .sessionUnknown) ?? false
         time = try container.decodeIfPresent(String.self, forKey: .time)
+        scenario = try container.decodeIfPresent(ScenarioMark.self, forKey: .scenario)
     }
 }

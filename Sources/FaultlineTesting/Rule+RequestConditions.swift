@@ -32,6 +32,21 @@ extension Rule {
         adding("cookies", name, .bool(present))
     }
 
+    /// Only requests whose body is JSON (of at most `limits.max_match_body_bytes`) with the
+    /// value at JSON Pointer `pointer` (RFC 6901: `"/user/tier"`, `"/items/0/sku"`, `~1` for
+    /// `/`, `~0` for `~`) equal to `value`; a `value` containing `*` is a glob. Numbers compare
+    /// numerically (`"42"` takes `42.0`), `true`/`false`/`null` as those words. A body over
+    /// the limit or not JSON never matches. Several calls must all hold.
+    public func json(_ pointer: String, _ value: String) -> Rule {
+        adding("json", pointer, .string(value))
+    }
+
+    /// Only requests whose JSON body has (`present: true`) or lacks (`present: false`) a value
+    /// at `pointer`.
+    public func json(_ pointer: String, present: Bool) -> Rule {
+        adding("json", pointer, .bool(present))
+    }
+
     /// Only clients whose address falls in one of these CIDR blocks (`"127.0.0.0/8"`,
     /// `"::1/128"`, a bare address); a later call replaces the list.
     public func client(_ blocks: String...) -> Rule {

@@ -42,18 +42,19 @@ struct AdminAnswer: Decodable {
         let query: Present?
         let cookies: Present?
         let client: Present?
+        let json: Present?
         let not: Present?
 
         private enum CodingKeys: String, CodingKey {
             case host, methods, path
             case pathPrefix = "path_prefix"
             case pathGlob = "path_glob"
-            case headers, query, cookies, client, not
+            case headers, query, cookies, client, json, not
         }
 
         /// The names of the request conditions beyond host, methods and path that are set.
         var conditions: [String] {
-            [("headers", headers), ("query", query), ("cookies", cookies), ("client", client), ("not", not)]
+            [("headers", headers), ("query", query), ("cookies", cookies), ("client", client), ("json", json), ("not", not)]
                 .compactMap { $0.1 == nil ? nil : $0.0 }
         }
     }

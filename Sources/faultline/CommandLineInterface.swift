@@ -18,6 +18,8 @@ enum CommandLineInterface {
       faultline pins app --app LABEL=FILE ... --chain LABEL=SOURCE ... [--host NAME] [--at DATE] [--format text|json]
       faultline rules list|add|rm|enable|disable|reset|stats [--admin URL] [--token T] [--format text|json]
       faultline har export|clear [--admin URL] [--token T] [--output FILE]
+      faultline scenario start FILE|status|stop NAME [--session ID] [--admin URL] [--token T]
+      faultline scenario from-har FILE.har [--only-failures] [--compress F | --max-gap-ms N] [--host P ...] [-o OUT]
       faultline --version
       faultline <command> --help
 
@@ -51,6 +53,8 @@ enum CommandLineInterface {
             return RulesCommand.main(rest)
         case "har":
             return HARCommand.main(rest)
+        case "scenario", "scenarios":
+            return ScenarioCommand.main(rest)
         default:
             Console.err("faultline: unknown command \"\(command)\"\n\n\(usage)")
             return .usage

@@ -34,6 +34,8 @@ enum EventPrinter {
             "faultline: warning: upstream \(upstream): \(message)"
         case .connectionsCapped(let configured, let effective, let limit):
             "faultline: warning: limits.max_connections \(configured) does not fit the descriptor limit (\(limit), see ulimit -n); accepting at most \(effective) client connections"
+        case .scenario(let message):
+            "faultline: \(message)"
         case .reloaded(let generation):
             "faultline: configuration reloaded (generation \(generation))"
         case .reloadFailed(let message):

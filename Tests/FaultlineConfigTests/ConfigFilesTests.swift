@@ -47,6 +47,7 @@ struct ConfigFilesTests {
             ("pins", ConfigKeys.pins), ("appPinCandidate", ConfigKeys.appPinCandidate), ("har", ConfigLoader.harKeys),
             ("http2", ConfigLoader.http2Keys), ("http2StreamResets", ConfigLoader.http2ResetKeys),
             ("sessions", ConfigLoader.sessionsKeys), ("journal", ConfigLoader.journalKeys),
+            ("scenario", ConfigLoader.scenarioKeys), ("scenarioPhase", ConfigLoader.scenarioPhaseKeys),
             ("forwardProxy", ConfigKeys.forward), ("forwardCA", ConfigKeys.forwardCA),
             ("forwardCredential", ConfigKeys.forwardCredential),
         ]

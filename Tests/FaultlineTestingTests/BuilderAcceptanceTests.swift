@@ -47,7 +47,8 @@ struct BuilderAcceptanceTests {
         defer { faultline.stop() }
         let rule = Rule.pathPrefix("/api").header("X-Test", "1").header("authorization", present: false)
             .query("mode", "fail*").query("debug", present: true).cookie("session", "abc").cookie("beta", present: false)
-            .client("127.0.0.0/8", "::1").not(.any.header("x-canary", present: true)).fault(.status(503))
+            .client("127.0.0.0/8", "::1").not(.any.header("x-canary", present: true)).json("/user/tier", "gold")
+            .json("/a~1b", present: false).fault(.status(503))
         #expect(try await faultline.add(rule.named("conditions")) == "conditions")
         let inSession = try await faultline.session { session in
             try await session.add(rule.named("conditions"))

@@ -25,6 +25,12 @@ struct RuleEncodingTests {
         #expect(rule.jsonText == #"{"match":{"client":["127.0.0.0/8","::1"],"cookies":{"beta":false,"session":"abc"},"headers":{"authorization":false,"x-test":"1"},"not":{"headers":{"x-canary":true}},"path_prefix":"/api","query":{"debug":true,"mode":"fail*"}}}"#)
     }
 
+    @Test func jsonBuildersEncodeAsTheConfigKey() {
+        let rule = Rule.path("/orders").json("/user/tier", "gold").json("/items/0/sku", "A*").json("/debug", present: false)
+            .not(.any.json("/test", present: true))
+        #expect(rule.jsonText == #"{"match":{"json":{"/debug":false,"/items/0/sku":"A*","/user/tier":"gold"},"not":{"json":{"/test":true}},"path":"/orders"}}"#)
+    }
+
     @Test func statusWithBodyAndHeaders() {
         let fault = Fault.status(500, body: "<html>Oops</html>", contentType: "text/html", headers: ["X-A": "1"])
         #expect(fault.jsonText == #"{"status":{"body":"<html>Oops</html>","code":500,"content_type":"text/html","headers":{"X-A":"1"}}}"#)

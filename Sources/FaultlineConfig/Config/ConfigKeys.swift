@@ -3,7 +3,7 @@
 enum ConfigKeys {
     static let topLevel = [
         "workers", "listeners", "admin", "demo_origin", "upstreams", "routes",
-        "timeouts_ms", "limits", "seed", "fault_headers", "log", "har", "http2", "sessions", "journal", "$schema",
+        "timeouts_ms", "limits", "seed", "fault_headers", "log", "har", "http2", "sessions", "journal", "scenarios", "$schema",
     ]
     static let listener = ["address", "tls", "h2c", "mode", "forward"]
     static let forward = [
@@ -29,10 +29,10 @@ enum ConfigKeys {
     static let appPinCandidate = ["app", "domain", "platform", "build"]
     static let upstreamTimeouts = ["connect", "response", "idle", "tunnel_idle"]
     static let route = ["name", "match", "upstream", "faults"]
-    static let routeMatch = ["host", "methods", "path", "path_prefix", "path_glob", "headers", "query", "cookies", "client", "not"]
+    static let routeMatch = ["host", "methods", "path", "path_prefix", "path_glob", "headers", "query", "cookies", "client", "json", "not"]
     static let clientTimeouts = ["client_header", "client_idle", "drain"]
     static let limits = [
         "max_request_line_bytes", "max_header_bytes", "max_header_count",
-        "max_request_body_bytes", "max_connections",
+        "max_request_body_bytes", "max_connections", "max_match_body_bytes",
     ]
 }

@@ -52,6 +52,9 @@ extension ConfigLoader {
         case .sessionRule:
             diagnostics.add(object.path(key), "cannot use \(JSONValue.quoted(text)): session rules take inline bodies only (\"body\"); body_file is for the config file and the global rules of POST /rules")
             return nil
+        case .scenarioRule:
+            diagnostics.add(object.path(key), "cannot use \(JSONValue.quoted(text)): scenario rules take inline bodies only (\"body\"), so a scenario file stands alone")
+            return nil
         case .within(let directory):
             switch confined(path, within: directory) {
             case .success(let real): path = real

@@ -22,13 +22,14 @@ extension ConfigLoader {
         let http2 = readHTTP2(top, &diagnostics)
         let sessions = readSessions(top, &diagnostics)
         let journal = readJournal(top, &diagnostics)
+        let scenarios = readScenarios(top, upstreamNames: upstreamNames, context, &diagnostics)
         // `$schema` lets editors find config/faultline.schema.json; the loader only checks its type.
         _ = top.string("$schema", expected: "a string", &diagnostics)
         return ProxyConfig(
             workers: workers, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
             upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts,
             limits: limits, seed: seed, faultHeaders: faultHeaders, log: log, har: har, http2: http2,
-            sessions: sessions, journal: journal)
+            sessions: sessions, journal: journal, scenarios: scenarios)
     }
 
     /// The `address` member of a listener-like object.
@@ -111,7 +112,9 @@ extension ConfigLoader {
                 "max_request_body_bytes", in: 0...Int.max, default: defaults.maxRequestBodyBytes, &diagnostics),
             maxConnections: object.int(
                 "max_connections", in: 1...Int.max, default: defaults.maxConnections, &diagnostics),
-            maxConnectionsIsExplicit: object["max_connections"] != nil)
+            maxConnectionsIsExplicit: object["max_connections"] != nil,
+            maxMatchBodyBytes: object.int(
+                "max_match_body_bytes", in: 0...Limits.matchBodyCeiling, default: defaults.maxMatchBodyBytes, &diagnostics))
     }
 
     /// Every `*_ms` timeout: at least 1 ms, at most one day.

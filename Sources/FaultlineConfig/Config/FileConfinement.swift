@@ -11,4 +11,6 @@ enum FileConfinement: Equatable {
     case inlineOnly
     /// No files, because the rule is a session's: inline bodies only.
     case sessionRule
+    /// No files, because the rule is a scenario phase's: inline bodies only.
+    case scenarioRule
 }

@@ -17,6 +17,6 @@ extension ProxyConfig {
                            demoOrigin: demoOrigin, upstreams: upstreams, routes: routes,
                            clientTimeouts: clientTimeouts, limits: limits, seed: seed,
                            faultHeaders: faultHeaders, log: log, har: har, http2: http2,
-                           sessions: sessions, journal: journal)
+                           sessions: sessions, journal: journal, scenarios: scenarios)
     }
 }

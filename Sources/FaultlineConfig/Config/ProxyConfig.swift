@@ -30,6 +30,8 @@ public struct ProxyConfig: Sendable, Equatable {
     public let sessions: SessionsConfig
     /// The global request journal.
     public let journal: JournalConfig
+    /// Scenarios defined by the file (`scenarios`), by unique name; the admin API's stay apart.
+    public let scenarios: [ScenarioConfig]
 
     /// Creates a configuration; upstreams are sorted by name so lookups and output are stable.
     public init(
@@ -47,7 +49,8 @@ public struct ProxyConfig: Sendable, Equatable {
         har: HARConfig = HARConfig(),
         http2: HTTP2Config = HTTP2Config(),
         sessions: SessionsConfig = SessionsConfig(),
-        journal: JournalConfig = JournalConfig()
+        journal: JournalConfig = JournalConfig(),
+        scenarios: [ScenarioConfig] = []
     ) {
         self.workers = workers
         self.listeners = listeners
@@ -64,6 +67,7 @@ public struct ProxyConfig: Sendable, Equatable {
         self.http2 = http2
         self.sessions = sessions
         self.journal = journal
+        self.scenarios = scenarios
     }
 
     /// The upstream called `name`, if there is one.

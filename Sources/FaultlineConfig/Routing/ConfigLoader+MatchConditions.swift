@@ -60,3 +60,35 @@ extension ConfigLoader {
         return networks
     }
 }
+
+extension ConfigLoader {
+    /// `json`: an object of JSON Pointer (RFC 6901) → string (exact, or a glob with `*`),
+    /// `true` (present) or `false` (absent), checked on the request body (docs/config.md,
+    /// "Matching on a JSON body").
+    static func readJSONConditions(_ object: FieldReader, _ diagnostics: inout Diagnostics) -> [FieldCondition] {
+        guard let value = object["json"] else { return [] }
+        let path = object.path("json")
+        guard case .object(let fields) = value, !fields.isEmpty else {
+            diagnostics.add(path, "expected a non-empty object of JSON Pointer → value, true (present) or false (absent), got \(value.rendered)")
+            return []
+        }
+        var conditions: [FieldCondition] = []
+        for pointer in fields.keys.sorted() {
+            guard let item = fields[pointer] else { continue }
+            let itemPath = Diagnostics.join(path, pointer)
+            guard JSONPointer(pointer) != nil else {
+                diagnostics.add(itemPath, "expected a JSON Pointer such as \"/user/tier\" (empty, or \"/\"-separated tokens with \"~\" only as \"~0\" or \"~1\"), got \(JSONValue.quoted(pointer))")
+                continue
+            }
+            switch item {
+            case .bool(let present):
+                conditions.append(FieldCondition(name: pointer, condition: present ? .present : .absent))
+            case .string(let text):
+                conditions.append(FieldCondition(name: pointer, condition: ValueCondition(text: text)))
+            default:
+                diagnostics.add(itemPath, "expected a string (exact, or a glob with \"*\"), true (present) or false (absent), got \(item.rendered)")
+            }
+        }
+        return conditions
+    }
+}

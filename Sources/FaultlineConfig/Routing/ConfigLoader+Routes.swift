@@ -107,6 +107,7 @@ extension ConfigLoader {
             query: readFieldConditions(object, "query", &diagnostics),
             cookies: readFieldConditions(object, "cookies", &diagnostics),
             client: readClient(object, &diagnostics),
+            json: readJSONConditions(object, &diagnostics),
             not: object.object("not", known: ConfigKeys.routeMatch, &diagnostics).map { readMatch($0, &diagnostics) })
     }
 

@@ -1,4 +1,4 @@
-/// A route's `headers`, `query`, `cookies`, `client` and `not` conditions, compiled once per
+/// A route's `headers`, `query`, `cookies`, `client`, `json` and `not` conditions, compiled once per
 /// snapshot to byte arrays. Only routes that have such conditions own one; the lookup asks
 /// it after host, method and path have matched, so other routes pay nothing.
 final class RequestConditions: Sendable {
@@ -41,6 +41,7 @@ final class RequestConditions: Sendable {
     private let query: [Field]
     private let cookies: [Field]
     private let client: [ClientNetwork]
+    private let json: [JSONField]
     /// The `not` match: its host/method/path matcher (in the table's arena) and its own conditions.
     private let negated: CompiledMatcher?
     private let negatedConditions: RequestConditions?
@@ -51,6 +52,7 @@ final class RequestConditions: Sendable {
         query = match.query.map(Field.init)
         cookies = match.cookies.map(Field.init)
         client = match.client
+        json = match.json.map(JSONField.init)
         if let inner = match.not {
             negated = CompiledMatcher(inner, arena: &arena)
             negatedConditions = inner.hasRequestConditions ? RequestConditions(inner, arena: &arena) : nil
@@ -73,6 +75,7 @@ final class RequestConditions: Sendable {
             guard let address = ClientNetwork.address(request.client),
                   client.contains(where: { $0.contains(high: address.high, low: address.low) }) else { return false }
         }
+        for field in json where !field.matches(request.body) { return false }
         if let negated, negated.matches(host: host, method: method, path: path, arena: arena, methodSpans: methodSpans) {
             guard let negatedConditions else { return false }
             if negatedConditions.matches(request, host: host, method: method, path: path, arena: arena, methodSpans: methodSpans) {

@@ -11,6 +11,8 @@ struct RouteRequest {
     let query: UnsafeRawBufferPointer
     /// The client's address as the proxy reports it (`127.0.0.1`, `::1`).
     let client: String
+    /// The body read for `json` conditions; nil when it was not read.
+    var body: MatchBody? = nil
 
     /// A request with no headers, query or known client (lookups by host, method and path only).
     static var empty: RouteRequest {

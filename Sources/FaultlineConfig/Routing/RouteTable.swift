@@ -9,6 +9,9 @@ public final class RouteTable: Sendable {
     private let compiled: [CompiledRoute]
     /// By matcher position: the route's headers/query/cookies/client/not conditions, if any.
     private let conditions: [RequestConditions?]
+    /// Whether some route has `json` conditions: the proxy then reads a request's body
+    /// (up to `limits.max_match_body_bytes`) before looking its route up.
+    public let readsBody: Bool
     private let patternBytes: [UInt8]
     private let methodSpans: [ByteSpan]
     /// Candidate lists per request literal, in front of the matchers.
@@ -32,13 +35,16 @@ public final class RouteTable: Sendable {
         var compiled: [CompiledRoute] = []
         var conditions: [RequestConditions?] = []
         var arena = PatternArena()
+        var readsBody = false
         for entry in entries {
+            readsBody = readsBody || entry.match.readsBody
             matchers.append(CompiledMatcher(entry.match, arena: &arena))
             conditions.append(entry.match.hasRequestConditions ? RequestConditions(entry.match, arena: &arena) : nil)
             compiled.append(entry.route)
         }
         self.matchers = matchers
         self.conditions = conditions
+        self.readsBody = readsBody
         self.compiled = compiled
         self.patternBytes = arena.bytes
         self.methodSpans = arena.methodSpans
@@ -60,8 +66,9 @@ public final class RouteTable: Sendable {
         match(host: host, method: method, path: path, request: .empty)
     }
 
-    /// First route all of whose conditions `head` from `client` meets (the proxy's lookup).
-    public func match(_ head: HTTPHead, client: String) -> CompiledRoute? {
+    /// First route all of whose conditions `head` from `client` meets (the proxy's lookup);
+    /// `body` is the request body read for `json` conditions (nil: not read, none meets).
+    public func match(_ head: HTTPHead, client: String, body: MatchBody? = nil) -> CompiledRoute? {
         let host = head.headers.firstIndex(of: "host")
         let target = head.target
         let question = target.firstIndex(of: UInt8(ascii: "?"))
@@ -76,7 +83,7 @@ public final class RouteTable: Sendable {
                     }
                     let request = RouteRequest(
                         headerBytes: raw, fields: fields,
-                        query: UnsafeRawBufferPointer(rebasing: target[queryStart...]), client: client)
+                        query: UnsafeRawBufferPointer(rebasing: target[queryStart...]), client: client, body: body)
                     var method = head.method
                     return method.withUTF8 { method in
                         match(host: hostBytes, method: UnsafeRawBufferPointer(method),

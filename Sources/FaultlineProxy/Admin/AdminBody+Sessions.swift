@@ -1,6 +1,10 @@
 /// The bodies of the session and journal endpoints.
 extension AdminBody {
     /// `GET /sessions`.
+    struct Scenarios: Encodable {
+        let scenarios: [ScenarioJSON]
+    }
+
     struct Sessions: Encodable {
         let sessions: [SessionJSON]
     }

@@ -19,6 +19,8 @@ extension AdminRouter {
         case (_, 2, "reset"?): return notAllowed(request, "POST")
         case ("GET", 2, "requests"?): return withSession(rest[0]) { session, _ in journal(session.journal, query: request.query) }
         case (_, 2, "requests"?): return notAllowed(request, "GET")
+        case (_, 2, "scenarios"?), (_, 3, "scenarios"?), (_, 4, "scenarios"?):
+            return withSession(rest[0]) { session, _ in scenarios(method, Array(rest.dropFirst(2)), request, board: session.scenarios) }
         case (_, 2, "rules"?), (_, 3, "rules"?):
             return withSession(rest[0]) { session, _ in sessionRules(method, session, Array(rest.dropFirst(2)), request) }
         default:

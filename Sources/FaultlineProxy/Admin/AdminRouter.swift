@@ -15,7 +15,11 @@ struct AdminRouter: Sendable {
         "GET /requests", "GET /sessions", "POST /sessions", "GET /sessions/{id}", "DELETE /sessions/{id}",
         "GET /sessions/{id}/rules", "POST /sessions/{id}/rules", "GET /sessions/{id}/rules/{name}",
         "PUT /sessions/{id}/rules/{name}", "DELETE /sessions/{id}/rules/{name}", "POST /sessions/{id}/reset",
-        "GET /sessions/{id}/requests", "GET /ui/", "GET /exchanges", "GET /exchanges/{seq}", "GET /exchanges/stream", "GET /overview",
+        "GET /sessions/{id}/requests", "GET /sessions/{id}/scenarios", "POST /sessions/{id}/scenarios",
+        "GET /sessions/{id}/scenarios/{name}", "DELETE /sessions/{id}/scenarios/{name}",
+        "POST /sessions/{id}/scenarios/{name}/start", "POST /sessions/{id}/scenarios/{name}/stop",
+        "GET /scenarios", "POST /scenarios", "GET /scenarios/{name}", "DELETE /scenarios/{name}",
+        "POST /scenarios/{name}/start", "POST /scenarios/{name}/stop", "GET /ui/", "GET /exchanges", "GET /exchanges/{seq}", "GET /exchanges/stream", "GET /overview",
         "GET /intercept",
     ]
 
@@ -41,6 +45,8 @@ struct AdminRouter: Sendable {
             return rules(method, Array(segments.dropFirst()), request)
         case "sessions":
             return sessions(method, Array(segments.dropFirst()), request)
+        case "scenarios":
+            return scenarios(method, Array(segments.dropFirst()), request, board: server.scenarios)
         case "requests" where segments.count == 1:
             return globalRequests(request)
         case "ui":

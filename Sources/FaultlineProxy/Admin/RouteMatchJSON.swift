@@ -11,6 +11,7 @@ final class RouteMatchJSON: Encodable, Sendable {
     let query: [String: FieldConditionJSON]?
     let cookies: [String: FieldConditionJSON]?
     let client: [String]?
+    let json: [String: FieldConditionJSON]?
     let not: RouteMatchJSON?
 
     enum CodingKeys: String, CodingKey {
@@ -23,6 +24,7 @@ final class RouteMatchJSON: Encodable, Sendable {
         case query
         case cookies
         case client
+        case json
         case not
     }
 
@@ -39,6 +41,7 @@ final class RouteMatchJSON: Encodable, Sendable {
         query = RouteMatchJSON.fields(match.query)
         cookies = RouteMatchJSON.fields(match.cookies)
         client = match.client.isEmpty ? nil : match.client.map(\.description)
+        json = RouteMatchJSON.fields(match.json)
         not = match.not.map(RouteMatchJSON.init)
     }
 

@@ -1,5 +1,6 @@
 import FaultlineHTTP
 import FaultlineIO
+import FaultlineConfig
 
 /// A protocol adapter that drives exchanges: the seam between a client protocol and the
 /// exchange layer.
@@ -39,6 +40,8 @@ protocol ExchangeHost: ExchangeClient, UpstreamLegOwner {
     var clientIP: String { get }
     /// "http" or "https", the listener's (X-Forwarded-Proto).
     var scheme: StaticString { get }
+    /// Where a forward-proxy request goes when its route names no upstream; nil otherwise.
+    var forwardDestination: ForwardDestination? { get }
     /// Makes `exchange` the one in progress (the host's phase).
     func adopt(_ exchange: Exchange)
     /// Pauses or resumes reading from the client.
@@ -62,11 +65,12 @@ extension ExchangeHost {
     /// the one way every host starts one.
     @discardableResult
     func startExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, mayKeepAlive: Bool,
-                       startedAt: UInt64, destination: ForwardDestination? = nil) -> Exchange {
+                       startedAt: UInt64, body: MatchBody? = nil) -> Exchange {
         var starter = ExchangeStarter(snapshot: context.snapshot, clientIP: clientIP, scheme: scheme,
-                                      sessions: context.state.sessions, now: context.loop.now)
-        starter.destination = destination
-        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: mayKeepAlive)
+                                      sessions: context.state.sessions, now: context.loop.now,
+                                      scenarios: context.state.scenarios)
+        starter.destination = forwardDestination
+        let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: mayKeepAlive, body: body)
         exchange.startedAt = startedAt
         adopt(exchange)
         run(exchange.machine.requestHeadReceived(), on: exchange)

@@ -15,18 +15,21 @@ struct ExchangeStarter {
     let scheme: StaticString
     /// The live sessions a request may belong to.
     let sessions: SessionRegistry
-    /// Monotonic now (ns): renews the session a request runs in.
+    /// Monotonic now (ns): renews the session a request runs in, and places it in scenario phases.
     let now: UInt64
+    /// The global scenarios; nil where none can run (unit tests).
+    let scenarios: ScenarioBoard?
     /// The host a forward-proxy client asked for; nil on a reverse-proxy listener.
     var destination: ForwardDestination?
 
     init(snapshot: ConfigSnapshot, clientIP: String, scheme: StaticString, sessions: SessionRegistry = SessionRegistry(),
-         now: UInt64 = 0) {
+         now: UInt64 = 0, scenarios: ScenarioBoard? = nil) {
         self.snapshot = snapshot
         self.clientIP = clientIP
         self.scheme = scheme
         self.sessions = sessions
         self.now = now
+        self.scenarios = scenarios
     }
 
     /// The exchange for `head` (its target in origin form); `trace` is its log record, if
@@ -38,12 +41,14 @@ struct ExchangeStarter {
 
     /// `start(_:trace:mayKeepAlive:)` for a request whose session is already resolved
     /// (the adapters resolve it first: whether a journal wants the record depends on it).
-    func start(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, mayKeepAlive: Bool) -> Exchange {
+    /// `body` is the request body read for `json` conditions (`readsBody(for:)`), if any.
+    func start(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, mayKeepAlive: Bool,
+               body: MatchBody? = nil) -> Exchange {
         var setup = ExchangeSetup(start: .proxy, head: head)
         setup.timeouts.clientIdleMs = snapshot.config.clientTimeouts.idleMs
         setup.maxRequestBodyBytes = snapshot.config.limits.maxRequestBodyBytes
         if let trace { membership.note(on: trace) }
-        guard let (matched, decider) = admit(head, setup: &setup, session: membership.session),
+        guard let (matched, decider, phase) = admit(head, setup: &setup, session: membership.session, body: body),
               let route = resolveRequestedHost(matched, setup: &setup) else {
             if let expect = head.headers.first("expect") {
                 setup.refusedExpectingContinue = expect.lowercased() == "100-continue"
@@ -53,6 +58,9 @@ struct ExchangeStarter {
         }
         trace?.route = route.name
         trace?.upstream = route.upstream.name
+        if let trace {
+            trace.scenarioPhase = phase ?? membership.session?.scenarios.phaseInEffect(now: now) ?? scenarios?.phaseInEffect(now: now)
+        }
         let decision = decider.decide(route: route)
         var plan = decision.isEmpty ? FaultPlan() : FaultPlan(decision, routeName: route.name)
         let controls = snapshot.config.faultHeaders
@@ -134,9 +142,12 @@ struct ExchangeStarter {
         return listed
     }
 
-    /// The route for `head` and the decider of its faults (the session's for a session
-    /// rule), or nil with the refusal set in `setup`.
-    private func admit(_ head: HTTPHead, setup: inout ExchangeSetup, session: Session?) -> (CompiledRoute, FaultDecider)? {
+    /// The route for `head`, the decider of its faults (the session's for a session rule, the
+    /// phase's for a scenario rule) and the scenario phase whose rule took it, or nil with the
+    /// refusal set in `setup`. Order: the session's rules, its scenarios, the global
+    /// scenarios, the global routes. `body` is the one read for `json` conditions, if any.
+    private func admit(_ head: HTTPHead, setup: inout ExchangeSetup, session: Session?,
+                       body: MatchBody?) -> (CompiledRoute, FaultDecider, ActivePhase?)? {
         if head.method == "CONNECT" {
             setup.start = .refuse(status: 405, message: "CONNECT is not supported: Faultline is a reverse proxy")
             return nil
@@ -154,20 +165,41 @@ struct ExchangeStarter {
             setup.start = .refuse(status: 413, message: "request body of \(length) bytes exceeds the limit of \(limit) bytes")
             return nil
         }
-        if let session, let route = match(head, session: session.ruleSet) {
-            return (route, session.ruleSet.decider)
+        if let session {
+            if let route = match(head, session: session.ruleSet, body: body) { return (route, session.ruleSet.decider, nil) }
+            if let hit = session.scenarios.route(head, client: clientIP, body: body, global: snapshot.routes, now: now) {
+                return (hit.route, hit.decider, hit.phase)
+            }
         }
-        guard let route = match(head, session: nil) else {
+        if let hit = scenarios?.route(head, client: clientIP, body: body, global: snapshot.routes, now: now) {
+            return (hit.route, hit.decider, hit.phase)
+        }
+        guard let route = match(head, session: nil, body: body) else {
             setup.start = .refuse(status: 404, message: "no route matches \(head.method) \(String(decoding: head.path, as: UTF8.self))")
             return nil
         }
-        return (route, snapshot.faults)
+        return (route, snapshot.faults, nil)
     }
 
     /// The first route of `session`'s rules (nil: of the global routes) that takes `head`.
-    private func match(_ head: HTTPHead, session: SessionRuleSet?) -> CompiledRoute? {
-        guard let session else { return snapshot.routes.match(head, client: clientIP) }
-        return session.route(head, client: clientIP, global: snapshot.routes)
+    private func match(_ head: HTTPHead, session: SessionRuleSet?, body: MatchBody?) -> CompiledRoute? {
+        guard let session else { return snapshot.routes.match(head, client: clientIP, body: body) }
+        return session.route(head, client: clientIP, body: body, global: snapshot.routes)
+    }
+
+    /// How many body bytes to read before routing `head` (nil: route it now): a body follows
+    /// (`bodyFollows`), some rule that could take it (the routes, the session's rules, a
+    /// running scenario phase's) has `json` conditions, and body matching is on. A declared
+    /// length over the limit is not read: no `json` condition can match it.
+    static func matchBodyLimit(for head: HTTPHead, bodyFollows: Bool, session: Session?, snapshot: ConfigSnapshot,
+                               scenarios: ScenarioBoard?) -> Int? {
+        let limit = snapshot.config.limits.maxMatchBodyBytes
+        guard bodyFollows, limit > 0 else { return nil }
+        let reads = snapshot.routes.readsBody || session.map { $0.ruleSet.readsBody || $0.scenarios.readsBody() } == true
+            || scenarios?.readsBody() == true
+        guard reads else { return nil }
+        if let length = head.contentLength, length == 0 || length > UInt64(limit) { return nil }
+        return limit
     }
 
     /// A record of its own for the faults that fired on a request (`log.fault_events`).

@@ -29,13 +29,21 @@ extension DownstreamConnection {
                 case .head(let head):
                     beginExchange(head)
                 case .body(let range):
-                    guard let exchange else { continue }
                     let part = UnsafeRawBufferPointer(rebasing: input[range])
+                    if case .holding(let held) = phase {
+                        holdBody(part, of: held)
+                        continue
+                    }
+                    guard let exchange else { continue }
                     run(exchange.machine.requestBodyReceived(count: part.count), on: exchange, inHand: .body(part))
                 case .trailers(let trailers):
-                    exchange?.keepRequestTrailers(trailers)
+                    if case .holding(let held) = phase { held.trailers = trailers } else { exchange?.keepRequestTrailers(trailers) }
                 case .end:
-                    if let exchange { run(exchange.machine.requestEnded(), on: exchange) }
+                    if case .holding(let held) = phase {
+                        release(held, ended: true)
+                    } else if let exchange {
+                        run(exchange.machine.requestEnded(), on: exchange)
+                    }
                 }
             }
             guard !phase.isClosed else { return }
@@ -100,10 +108,10 @@ extension DownstreamConnection {
         let membership = membership(of: received)
         let trace = startTrace(received, log: context.snapshot.log, inSession: membership.session != nil)
         var head = received
-        var destination = interception?.destination
+        currentDestination = interception?.destination
         if let forward {
             switch admitForward(&head, config: forward) {
-            case .success(let admitted): destination = admitted
+            case .success(let admitted): currentDestination = admitted
             case .failure(let refusal):
                 writeLocalAndClose(refusal.response)
                 return
@@ -111,8 +119,8 @@ extension DownstreamConnection {
         } else if let origin = received.originFormTarget {
             head.target = origin
         }
-        startExchange(head, trace: trace, membership: membership, mayKeepAlive: !context.draining, startedAt: context.loop.now,
-                      destination: destination)
+        if holdsForBody(head, trace: trace, membership: membership) { return }
+        startExchange(head, trace: trace, membership: membership, mayKeepAlive: !context.draining, startedAt: context.loop.now)
     }
 
     /// A connection-level answer (a head that did not parse or did not arrive in time):

@@ -13,6 +13,8 @@ final class DownstreamConnection: StreamSocketDelegate {
         case idle
         /// Part of a request head has arrived.
         case readingHead
+        /// A request's body is read before routing it (a rule's `json` conditions).
+        case holding(HTTP1HeldRequest)
         /// An exchange is in progress.
         case exchange(Exchange)
         /// Bytes are relayed both ways after a 101 (the exchange that upgraded keeps its record).
@@ -49,7 +51,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     func isCurrent(_ exchange: Exchange) -> Bool {
         switch phase {
         case .exchange(let current), .tunnel(let current): current === exchange
-        case .idle, .readingHead, .closed: false
+        case .idle, .readingHead, .holding, .closed: false
         }
     }
 
@@ -57,7 +59,7 @@ final class DownstreamConnection: StreamSocketDelegate {
     var exchange: Exchange? {
         switch phase {
         case .exchange(let exchange), .tunnel(let exchange): exchange
-        case .idle, .readingHead, .closed: nil
+        case .idle, .readingHead, .holding, .closed: nil
         }
     }
     /// The log record of the request in progress (nil when logging and HAR are off).
@@ -90,22 +92,38 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// On a connection intercepted after CONNECT: where every request goes, and the place it
     /// holds among the open tunnels (released when the last holder goes).
     let interception: ForwardInterception?
+    /// Where the request in progress goes when its route names no upstream: the intercepted
+    /// CONNECT's host, or an absolute-form request's.
+    var currentDestination: ForwardDestination?
 
-    init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?, h2c: Bool = false,
-         forward: ForwardProxyConfig? = nil, interception: ForwardInterception? = nil) throws(IOError) {
+    /// Takes an accepted descriptor (with TLS when `tls` is given, or an intercepted CONNECT's
+    /// session in `interception`); if registering it fails the descriptor stays open for the
+    /// caller to close.
+    convenience init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?, h2c: Bool = false,
+                     forward: ForwardProxyConfig? = nil, interception: ForwardInterception? = nil) throws(IOError) {
+        let socket = try StreamSocket(fd: fd, loop: context.loop, peer: peer,
+                                      transformer: interception?.session ?? tls?.makeSession())
+        self.init(socket: socket, context: context, secure: tls != nil || interception != nil, h2c: h2c,
+                  forward: forward, interception: interception)
+    }
+
+    /// Takes a socket already on the context's loop: an accepted descriptor's, or one on an
+    /// in-memory transport (the unit tests' harness). `secure` when it carries TLS.
+    init(socket: StreamSocket, context: LoopContext, secure: Bool, h2c: Bool,
+         forward: ForwardProxyConfig? = nil, interception: ForwardInterception? = nil) {
         self.context = context
         self.forward = forward
         self.interception = interception
-        awaitsH2CPreface = h2c && tls == nil
-        clientIP = peer?.ip ?? "unknown"
-        clientPort = peer.map { Int($0.port) }
+        awaitsH2CPreface = h2c && !secure
+        clientIP = socket.peer?.ip ?? "unknown"
+        clientPort = socket.peer.map { Int($0.port) }
         number = context.connections.nextNumber()
-        scheme = tls == nil && interception == nil ? "http" : "https"
+        scheme = secure ? "https" : "http"
         let limits = context.snapshot.config.limits
         decoder = HTTP1Decoder(kind: .request, limits: HTTP1DecoderLimits(
             maxTargetBytes: limits.maxRequestLineBytes, maxHeaderBytes: limits.maxHeaderBytes,
             maxHeaderCount: limits.maxHeaderCount))
-        socket = try StreamSocket(fd: fd, loop: context.loop, peer: peer, transformer: interception?.session ?? tls?.makeSession())
+        self.socket = socket
         socket.delegate = self
         deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
     }
@@ -228,7 +246,9 @@ final class DownstreamConnection: StreamSocketDelegate {
             run(exchange.machine.deadlineExpired(expired), on: exchange)
             return
         }
-        if expired == .clientHeader, case .readingHead = phase {
+        if case .holding(let held) = phase {
+            heldRequestStalled(held)
+        } else if expired == .clientHeader, case .readingHead = phase {
             writeLocalAndClose(LocalResponse(
                 status: 408, message: "request head not received within \(context.snapshot.config.clientTimeouts.headerMs) ms",
                 keepAlive: false))

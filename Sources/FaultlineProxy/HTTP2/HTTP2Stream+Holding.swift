@@ -1,3 +1,4 @@
+import FaultlineConfig
 import FaultlineHTTP
 import FaultlineHTTP2
 
@@ -6,7 +7,10 @@ import FaultlineHTTP2
 /// does. nghttp2 checks the body against the declared length only as DATA arrives, so a stream
 /// it resets for a mismatch (or the client resets) has sent the upstream nothing: the origin
 /// never sees a head it would have to abandon. Larger requests, and those without a declared
-/// length, stream as they arrive (docs/config.md, "http2").
+/// length, stream as they arrive (docs/config.md, "http2"). A request that a rule's `json`
+/// conditions may match is held too, until its stream ends or its body outgrows
+/// `limits.max_match_body_bytes` (then it is routed as a body that meets no `json` condition,
+/// and the rest streams); the held bytes reach the upstream unchanged.
 extension HTTP2Stream {
     /// Whether a request with this head is held until its stream ends.
     func holds(_ head: HTTPHead, endsStream: Bool) -> Bool {
@@ -16,8 +20,9 @@ extension HTTP2Stream {
     }
 
     /// Holds the request; the body must keep coming like any other (the client idle timeout).
-    func hold(_ head: HTTPHead, membership: SessionMembership) {
-        phase = .holding(HTTP2HeldRequest(head: head, membership: membership, receivedAt: context.loop.now))
+    func hold(_ head: HTTPHead, membership: SessionMembership, matchLimit: Int?) {
+        phase = .holding(HTTP2HeldRequest(head: head, membership: membership, receivedAt: context.loop.now,
+                                          matchLimit: matchLimit))
         armHoldDeadline()
     }
 
@@ -31,20 +36,31 @@ extension HTTP2Stream {
     func holdBody(_ bytes: [UInt8], of held: HTTP2HeldRequest) {
         held.body.append(contentsOf: bytes)
         giveBackWindow()
+        if let limit = held.matchLimit, held.body.count > limit {
+            // Only a body of undeclared length gets here (a declared one over the limit is not held).
+            release(held, ended: false)
+            return
+        }
         armHoldDeadline()
     }
 
     /// The held request's stream ended cleanly: its exchange starts with the whole request.
-    func release(_ held: HTTP2HeldRequest) {
+    /// `ended: false`: the body outgrew the match limit; its exchange starts with what came so
+    /// far, and the rest streams.
+    func release(_ held: HTTP2HeldRequest, ended: Bool = true) {
         deadline.disarm()
-        startStreamExchange(held.head, trace: trace, membership: held.membership, startedAt: held.receivedAt)
+        let matchBody: MatchBody? = held.matchLimit.map { limit in
+            ended && held.body.count <= limit ? MatchBody(bytes: held.body) : MatchBody.overLimit()
+        }
+        startStreamExchange(held.head, trace: trace, membership: held.membership, startedAt: held.receivedAt, body: matchBody)
         guard let exchange else { return }
         if !held.body.isEmpty && exchange.machine.isReadingRequest {
             held.body.withUnsafeBytes { raw in
                 run(exchange.machine.requestBodyReceived(count: raw.count), on: exchange, inHand: .body(raw))
             }
         }
-        if isCurrent(exchange) && exchange.machine.isReadingRequest {
+        if ended && isCurrent(exchange) && exchange.machine.isReadingRequest {
+            if let trailers = held.trailers { exchange.keepRequestTrailers(trailers) }
             run(exchange.machine.requestEnded(), on: exchange)
         }
         releaseUpstreamCork()

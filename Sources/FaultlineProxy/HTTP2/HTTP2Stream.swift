@@ -1,6 +1,7 @@
 import FaultlineHTTP
 import FaultlineHTTP2
 import FaultlineIO
+import FaultlineConfig
 import FaultlineLog
 
 /// One HTTP/2 request stream as an `ExchangeHost`: its HEADERS start an exchange through
@@ -100,8 +101,11 @@ final class HTTP2Stream {
         }
         let membership = membership(of: head)
         let trace = startTrace(head, inSession: membership.session != nil)
-        if holds(head, endsStream: block.endsStream) {
-            hold(head, membership: membership)
+        let matchLimit = ExchangeStarter.matchBodyLimit(for: head, bodyFollows: !block.endsStream,
+                                                        session: membership.session, snapshot: context.snapshot,
+                                                        scenarios: context.state.scenarios)
+        if matchLimit != nil || holds(head, endsStream: block.endsStream) {
+            hold(head, membership: membership, matchLimit: matchLimit)
             return
         }
         startStreamExchange(head, trace: trace, membership: membership, startedAt: context.loop.now)
@@ -109,9 +113,9 @@ final class HTTP2Stream {
 
     /// Starts the request's exchange as every host does; keep-alive is the connection's
     /// business on HTTP/2, so the machine may always keep it.
-    func startStreamExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, startedAt: UInt64) {
-        startExchange(head, trace: trace, membership: membership, mayKeepAlive: true, startedAt: startedAt,
-                      destination: connection.interception?.destination)
+    func startStreamExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, startedAt: UInt64,
+                             body: MatchBody? = nil) {
+        startExchange(head, trace: trace, membership: membership, mayKeepAlive: true, startedAt: startedAt, body: body)
         releaseUpstreamCork()
         connection.scheduleFlush()
     }
@@ -146,6 +150,10 @@ final class HTTP2Stream {
 
     /// Request trailers: forwarded when the upstream body is chunked.
     func requestTrailersReceived(_ fields: HTTPHeaders) {
+        if case .holding(let held) = phase {
+            held.trailers = fields
+            return
+        }
         exchange?.keepRequestTrailers(fields)
     }
 

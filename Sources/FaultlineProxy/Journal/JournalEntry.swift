@@ -32,6 +32,31 @@ struct JournalEntry: Sendable, Encodable {
     var firstByteMs: Double?
     var error: String?
     var sessionUnknown: Bool
+    /// The scenario phase the request met (`ExchangeTrace.scenarioPhase`); nil when none ran.
+    var scenario: ScenarioPhaseMark?
+
+    /// A scenario and the phase of it a request met.
+    struct ScenarioPhaseMark: Sendable, Encodable {
+        let name: String
+        /// 0-based index in the scenario's phases.
+        let phase: Int
+        let phaseName: String?
+        /// Times the scenario had looped back to its first phase.
+        let cycle: Int
+
+        private enum CodingKeys: String, CodingKey {
+            case name, phase, cycle
+            case phaseName = "phase_name"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(phase, forKey: .phase)
+            try container.encode(phaseName, forKey: .phaseName)
+            try container.encode(cycle, forKey: .cycle)
+        }
+    }
 
     /// The entry for the exchange `record` describes.
     init(record: LogRecord, startNs: UInt64, session: String?, sessionUnknown: Bool, connectionRequest: Int, connection: Int) {
@@ -59,6 +84,7 @@ struct JournalEntry: Sendable, Encodable {
         case connectionRequest = "connection_request"
         case startMs = "start_ms", clientProtocol = "protocol", durationMs = "duration_ms", firstByteMs = "first_byte_ms"
         case sessionUnknown = "session_unknown"
+        case scenario
     }
 
     /// Every key is present, null when unknown, so clients decode one shape.
@@ -83,6 +109,7 @@ struct JournalEntry: Sendable, Encodable {
         try container.encode(firstByteMs, forKey: .firstByteMs)
         try container.encode(error, forKey: .error)
         try container.encode(sessionUnknown, forKey: .sessionUnknown)
+        try container.encode(scenario, forKey: .scenario)
     }
 }
 

@@ -12,8 +12,12 @@ extension ExchangeTrace {
         state.live.publish(record, now: now)
         let global = state.journal
         guard global.isOn || session != nil else { return }
-        let entry = JournalEntry(record: record, startNs: start, session: session?.id, sessionUnknown: sessionUnknown,
+        var entry = JournalEntry(record: record, startNs: start, session: session?.id, sessionUnknown: sessionUnknown,
                                  connectionRequest: attempt, connection: connection)
+        if let phase = scenarioPhase {
+            entry.scenario = JournalEntry.ScenarioPhaseMark(name: phase.scenario, phase: phase.index, phaseName: phase.name,
+                                                            cycle: phase.cycle)
+        }
         global.append(entry)
         session?.journal.append(entry)
     }

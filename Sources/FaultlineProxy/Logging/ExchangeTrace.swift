@@ -33,6 +33,9 @@ final class ExchangeTrace {
     var session: Session?
     /// Whether the request named a session that does not exist (or expired).
     var sessionUnknown = false
+    /// The scenario phase the request met: the one whose rule took it, else the one in
+    /// effect for its session (or globally); nil when no scenario ran.
+    var scenarioPhase: ActivePhase?
     /// 1-based index of the request on its client connection (HTTP/2: stream order).
     var attempt = 0
     /// The client connection's per-process number.

@@ -15,6 +15,8 @@ public enum ProxyEvent: Sendable {
     case pinWarning(upstream: String, message: String)
     /// `limits.max_connections` is more than the descriptor limit allows; `effective` applies.
     case connectionsCapped(configured: Int, effective: Int, descriptorLimit: Int)
+    /// A scenario's phase changed; `message` says which and how.
+    case scenario(message: String)
     /// A new configuration is in effect.
     case reloaded(generation: Int)
     /// A new configuration was refused; the previous one stays.

@@ -13,6 +13,7 @@ enum MetricsRenderer {
         out.sample("faultline_active_connections", metrics.activeConnections)
         out.family("faultline_sessions_active", .gauge, "Test sessions alive now.")
         out.sample("faultline_sessions_active", metrics.sessionsActive)
+        scenarios(metrics, &out)
         http2(metrics.http2, &out)
         out.family("faultline_config_generation", .gauge, "Generation of the running configuration (reloads and rule changes add one).")
         out.sample("faultline_config_generation", metrics.configGeneration)
@@ -50,6 +51,21 @@ enum MetricsRenderer {
             out.sample(name + "_sum", [("route", route.name)], Double(route.sumNanoseconds) / 1_000_000_000)
             out.sample(name + "_count", [("route", route.name)], route.count)
         }
+    }
+
+    private static func scenarios(_ metrics: MetricsSnapshot, _ out: inout MetricsText) {
+        out.family("faultline_scenario_phase", .gauge, "The phase a global scenario is in (0-based index in its phases; -1 when not running).")
+        for scenario in metrics.scenarios {
+            out.sample("faultline_scenario_phase", [("scenario", scenario.name)], scenario.phase)
+        }
+        out.family("faultline_scenario_phase_transitions_total", .counter,
+                   "Phases a global scenario began (each start, each phase change, each loop back to the first phase).")
+        for scenario in metrics.scenarios {
+            out.sample("faultline_scenario_phase_transitions_total", [("scenario", scenario.name)], scenario.transitions)
+        }
+        out.family("faultline_session_scenario_phase_transitions_total", .counter,
+                   "Phases the scenarios of sessions began, all sessions together.")
+        out.sample("faultline_session_scenario_phase_transitions_total", metrics.sessionScenarioTransitions)
     }
 
     private static func faults(_ scopes: [FaultSeries], _ out: inout MetricsText) {

@@ -25,6 +25,11 @@ struct MetricsSnapshot {
     var activeConnections: Int
     /// Live sessions; set by the admin router (0 while nothing reports sessions).
     var sessionsActive = 0
+    /// The global scenarios: name, current phase (0-based; -1 when not running) and phase
+    /// changes; set by the admin router.
+    var scenarios: [(name: String, phase: Int, transitions: Int)] = []
+    /// Phase changes of sessions' scenarios, all sessions together; set by the admin router.
+    var sessionScenarioTransitions = 0
     /// Pin failure reports by host name label and format; set by the admin router.
     var pinReports: [PinReportBoard.Count] = []
     /// The HTTP/2 counters of `GET /stats`.

@@ -20,8 +20,13 @@ final class ProxyServerState: Sendable {
     let http2Counters = HTTP2Counters()
     /// What `GET /metrics` reads besides the above: the loops' shards and per-upstream events.
     let metrics = ProxyMetrics()
+    /// Where scenario phase changes are reported and timed phases set their timers.
+    let scenarioReporter: ScenarioReporter
     /// Per-test sessions; outside the snapshot, so they survive reloads.
-    let sessions = SessionRegistry()
+    let sessions: SessionRegistry
+    /// The global scenarios (the file's and the admin API's); outside the snapshot, so a
+    /// running timeline survives reloads.
+    let scenarios: ScenarioBoard
     /// Faultline's own listening sockets (proxy and admin): a forward-proxy request to one is refused.
     let ownAddresses = Mutex<[SocketAddress]>([])
     /// Open CONNECT tunnels and intercepted connections, across loops (`forward.max_tunnels`).
@@ -58,6 +63,12 @@ final class ProxyServerState: Sendable {
         published = Mutex(snapshot)
         journal = RequestJournal(capacity: snapshot.config.journal.capacity, origin: MonotonicClock.nanoseconds())
         eventSink = events
+        let reporter = ScenarioReporter()
+        scenarioReporter = reporter
+        sessions = SessionRegistry(reporter: reporter)
+        var generator = SystemRandomNumberGenerator()
+        scenarios = ScenarioBoard(session: nil, seed: snapshot.config.seed ?? generator.next(), config: snapshot.config,
+                                  reporter: reporter)
     }
 
     /// Reports `event`, its texts redacted with the running configuration's rules first: a
@@ -87,6 +98,13 @@ final class ProxyServerState: Sendable {
     /// The loops that receive new snapshots; set once at start.
     func attach(_ contexts: [LoopContext]) {
         loops.withLock { $0 = contexts }
+        guard let first = contexts.first else {
+            scenarioReporter.connect(loop: nil, deliver: nil)
+            return
+        }
+        scenarioReporter.connect(loop: first.loop) { [weak self] transition in self?.report(transition) }
+        // Once timers can be set: the file's scenarios with "start": true begin now.
+        scenarios.syncFile(snapshot.config.scenarios, now: MonotonicClock.nanoseconds())
     }
 
     /// The snapshot new exchanges use; never waits for a compile in progress.
@@ -142,6 +160,8 @@ final class ProxyServerState: Sendable {
             context.loop.execute { context.snapshot = next }
         }
         sessions.recompile(config: next.config)
+        scenarios.recompile(config: next.config)
+        scenarios.syncFile(next.config.scenarios, now: MonotonicClock.nanoseconds())
         journal.resize(to: next.config.journal.capacity)
         events(.reloaded(generation: next.generation))
         reportAppPinWarnings(of: next)

@@ -26,8 +26,11 @@ final class Session: Sendable {
     /// The compiled rules, swapped whole; changes compile while holding it (a session's
     /// rules compile in microseconds, and only this session's requests wait).
     private let compiled: Mutex<SessionRuleSet>
+    /// The session's scenarios: timelines that only its requests see.
+    let scenarios: ScenarioBoard
 
-    init(id: String, request: SessionRequest, seed: UInt64, journalCapacity: Int, config: ProxyConfig, now: UInt64) {
+    init(id: String, request: SessionRequest, seed: UInt64, journalCapacity: Int, config: ProxyConfig, now: UInt64,
+         reporter: ScenarioReporter = ScenarioReporter()) {
         self.id = id
         name = request.name
         ttlSeconds = request.ttlSeconds
@@ -39,6 +42,7 @@ final class Session: Sendable {
         journal = RequestJournal(capacity: journalCapacity, origin: now)
         lastUse = Atomic(now)
         compiled = Mutex(SessionRuleSet(rules: [], config: config, seed: seed, previous: nil))
+        scenarios = ScenarioBoard(session: id, seed: seed, config: config, reporter: reporter)
     }
 
     /// The rules in effect.
@@ -77,6 +81,7 @@ final class Session: Sendable {
         compiled.withLock { current in
             current = SessionRuleSet(rules: current.rules, config: config, seed: seed, previous: current)
         }
+        scenarios.recompile(config: config)
     }
 
     /// Restarts the rules' counters, sequences, random streams and windows; clears the journal.

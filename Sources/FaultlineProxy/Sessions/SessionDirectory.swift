@@ -16,6 +16,8 @@ struct SessionDirectory {
         guard let session = byID.removeValue(forKey: id) else { return false }
         for client in session.clients where byClient[client] === session { byClient.removeValue(forKey: client) }
         order.removeAll { $0 === session }
+        // A session's scenarios end with it.
+        session.scenarios.stopAll()
         return true
     }
 

@@ -12,6 +12,12 @@ final class SessionRegistry: Sendable {
     private let live = Atomic<Int>(0)
     /// Monotonic time (ns) of the next periodic sweep.
     private let nextSweep = Atomic<UInt64>(0)
+    /// Where the sessions' scenarios report phase changes and set their timers.
+    let reporter: ScenarioReporter
+
+    init(reporter: ScenarioReporter = ScenarioReporter()) {
+        self.reporter = reporter
+    }
 
     /// Sessions created and not yet ended or swept, without waiting for the lock (a gauge;
     /// `count(now:)` sweeps expired ones first).
@@ -23,7 +29,8 @@ final class SessionRegistry: Sendable {
         var generator = SystemRandomNumberGenerator()
         let seed = request.seed ?? (generator.next() & ((1 << 53) - 1))
         let session = Session(id: Self.newID(), request: request, seed: seed,
-                              journalCapacity: config.sessions.journalCapacity, config: config, now: now)
+                              journalCapacity: config.sessions.journalCapacity, config: config, now: now,
+                              reporter: reporter)
         try directory.withLock { directory throws(SessionRefusal) in
             directory.sweep(now: now)
             guard directory.order.count < config.sessions.max else { throw .limit(config.sessions.max) }

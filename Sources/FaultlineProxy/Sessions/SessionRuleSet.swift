@@ -12,6 +12,9 @@ final class SessionRuleSet: Sendable {
     /// Decides the faults of the session's rules.
     let decider: FaultDecider
     private let table: RouteTable
+
+    /// Whether a rule has `json` conditions (the request body is read before routing).
+    var readsBody: Bool { table.readsBody }
     /// By rule index: whether the rule takes the upstream of the global route.
     private let inherits: [Bool]
 
@@ -42,10 +45,10 @@ final class SessionRuleSet: Sendable {
     /// The session rule for a request, with the upstream it goes to: the rule's own, or that
     /// of `global`'s route for the request. Nil when no rule matches (or the rule needs a
     /// global route and none matches): the global routes decide.
-    func route(_ head: HTTPHead, client: String, global: RouteTable) -> CompiledRoute? {
-        guard let rule = table.match(head, client: client) else { return nil }
+    func route(_ head: HTTPHead, client: String, body: MatchBody?, global: RouteTable) -> CompiledRoute? {
+        guard let rule = table.match(head, client: client, body: body) else { return nil }
         guard rule.index < inherits.count, inherits[rule.index] else { return rule }
-        guard let route = global.match(head, client: client) else { return nil }
+        guard let route = global.match(head, client: client, body: body) else { return nil }
         return CompiledRoute(index: rule.index, name: rule.name, upstream: route.upstream, faults: rule.faults)
     }
 }
