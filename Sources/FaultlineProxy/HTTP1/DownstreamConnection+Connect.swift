@@ -91,7 +91,7 @@ extension DownstreamConnection {
         let session = membership(of: head).session
         var route: CompiledRoute?
         var decider = snapshot.faults
-        if let session, let matched = session.ruleSet.route(head, client: clientIP, global: snapshot.routes) {
+        if let session, let matched = session.ruleSet.route(head, client: clientIP, body: nil, global: snapshot.routes) {
             route = matched
             decider = session.ruleSet.decider
         } else {
