@@ -48,6 +48,8 @@ struct ConfigFilesTests {
             ("http2", ConfigLoader.http2Keys), ("http2StreamResets", ConfigLoader.http2ResetKeys),
             ("sessions", ConfigLoader.sessionsKeys), ("journal", ConfigLoader.journalKeys),
             ("scenario", ConfigLoader.scenarioKeys), ("scenarioPhase", ConfigLoader.scenarioPhaseKeys),
+            ("forwardProxy", ConfigKeys.forward), ("forwardCA", ConfigKeys.forwardCA),
+            ("forwardCredential", ConfigKeys.forwardCredential),
         ]
         for (name, known) in pairs {
             let definition = defs[name] as? [String: Any]

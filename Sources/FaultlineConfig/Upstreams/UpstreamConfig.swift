@@ -57,6 +57,21 @@ public struct UpstreamConfig: Sendable, Equatable {
         self.tls = scheme == "https" ? (tls ?? UpstreamTLSConfig(serverName: host)) : nil
     }
 
+    /// The upstream of a forward proxy's route that names none: "the host the client asked
+    /// for", replaced per request by one for that host. Its empty name marks it.
+    public static let requestedHost = UpstreamConfig(name: "", host: "", port: 0)
+
+    /// Whether this is `requestedHost`: the destination comes from the request.
+    public var isRequestedHost: Bool {
+        name.isEmpty
+    }
+
+    /// Whether this upstream was made for a forward-proxy request (its name is `host:port`,
+    /// which no configured upstream's may be).
+    public var isForwarded: Bool {
+        name.utf8.contains(UInt8(ascii: ":"))
+    }
+
     /// Whether the proxy speaks TLS to this upstream.
     public var isTLS: Bool {
         scheme == "https"

@@ -12,4 +12,6 @@ public enum LogRecordKind: String, Sendable, CaseIterable {
     case error
     /// A scenario's phase changed (began, finished, stopped).
     case scenario
+    /// A forward proxy's CONNECT tunnel to a pass-through host (bytes each way, how it ended).
+    case tunnel
 }

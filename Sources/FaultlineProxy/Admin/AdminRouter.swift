@@ -20,6 +20,7 @@ struct AdminRouter: Sendable {
         "POST /sessions/{id}/scenarios/{name}/start", "POST /sessions/{id}/scenarios/{name}/stop",
         "GET /scenarios", "POST /scenarios", "GET /scenarios/{name}", "DELETE /scenarios/{name}",
         "POST /scenarios/{name}/start", "POST /scenarios/{name}/stop", "GET /ui/", "GET /exchanges", "GET /exchanges/{seq}", "GET /exchanges/stream", "GET /overview",
+        "GET /intercept",
     ]
 
     func respond(to request: AdminRequest) -> AdminResponse {
@@ -56,6 +57,8 @@ struct AdminRouter: Sendable {
             return exchanges(method, Array(segments.dropFirst()), request)
         case "overview" where segments.count == 1:
             return overview(request)
+        case "intercept" where segments.count == 1:
+            return intercept(request)
         default:
             return notFound(request)
         }

@@ -40,6 +40,8 @@ protocol ExchangeHost: ExchangeClient, UpstreamLegOwner {
     var clientIP: String { get }
     /// "http" or "https", the listener's (X-Forwarded-Proto).
     var scheme: StaticString { get }
+    /// Where a forward-proxy request goes when its route names no upstream; nil otherwise.
+    var forwardDestination: ForwardDestination? { get }
     /// Makes `exchange` the one in progress (the host's phase).
     func adopt(_ exchange: Exchange)
     /// Pauses or resumes reading from the client.
@@ -64,9 +66,10 @@ extension ExchangeHost {
     @discardableResult
     func startExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, mayKeepAlive: Bool,
                        startedAt: UInt64, body: MatchBody? = nil) -> Exchange {
-        let starter = ExchangeStarter(snapshot: context.snapshot, clientIP: clientIP, scheme: scheme,
+        var starter = ExchangeStarter(snapshot: context.snapshot, clientIP: clientIP, scheme: scheme,
                                       sessions: context.state.sessions, now: context.loop.now,
                                       scenarios: context.state.scenarios)
+        starter.destination = forwardDestination
         let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: mayKeepAlive, body: body)
         exchange.startedAt = startedAt
         adopt(exchange)

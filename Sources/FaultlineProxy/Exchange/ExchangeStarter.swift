@@ -19,6 +19,8 @@ struct ExchangeStarter {
     let now: UInt64
     /// The global scenarios; nil where none can run (unit tests).
     let scenarios: ScenarioBoard?
+    /// The host a forward-proxy client asked for; nil on a reverse-proxy listener.
+    var destination: ForwardDestination?
 
     init(snapshot: ConfigSnapshot, clientIP: String, scheme: StaticString, sessions: SessionRegistry = SessionRegistry(),
          now: UInt64 = 0, scenarios: ScenarioBoard? = nil) {
@@ -46,7 +48,8 @@ struct ExchangeStarter {
         setup.timeouts.clientIdleMs = snapshot.config.clientTimeouts.idleMs
         setup.maxRequestBodyBytes = snapshot.config.limits.maxRequestBodyBytes
         if let trace { membership.note(on: trace) }
-        guard let (route, decider, phase) = admit(head, setup: &setup, session: membership.session, body: body) else {
+        guard let (matched, decider, phase) = admit(head, setup: &setup, session: membership.session, body: body),
+              let route = resolveRequestedHost(matched, setup: &setup) else {
             if let expect = head.headers.first("expect") {
                 setup.refusedExpectingContinue = expect.lowercased() == "100-continue"
             }
@@ -76,9 +79,32 @@ struct ExchangeStarter {
         setup.timeouts.tunnelIdleMs = route.upstream.timeouts.tunnelIdleMs
         if !plan.isEmpty && controls.markResponses { setup.faultMarker = plan.names.joined(separator: ", ") }
         // Consumed, not copied: the head bytes, plan and decision are the exchange's from here on.
-        return Exchange(snapshot: snapshot, route: route, upstreamHead: consume upstreamHead,
-                        machine: ExchangeMachine(setup: setup, plan: consume plan, mayKeepAlive: mayKeepAlive),
-                        decision: consume decision, decider: decider)
+        let exchange = Exchange(snapshot: snapshot, route: route, upstreamHead: consume upstreamHead,
+                                machine: ExchangeMachine(setup: setup, plan: consume plan, mayKeepAlive: mayKeepAlive),
+                                decision: consume decision, decider: decider)
+        if route.upstream.isForwarded { exchange.destination = destination }
+        return exchange
+    }
+
+    /// A route naming no upstream sends the request to the host the client asked for: the
+    /// route is copied with the configured upstream for that exact host, port and scheme when
+    /// there is one (its timeouts, pool, trust and pins apply), else with an upstream made for
+    /// it (name `host:port`, the defaults). On a reverse-proxy listener there is no such host: 502.
+    private func resolveRequestedHost(_ route: CompiledRoute, setup: inout ExchangeSetup) -> CompiledRoute? {
+        guard route.upstream.isRequestedHost else { return route }
+        guard let destination else {
+            setup.start = .refuse(status: 502, message: "route \"\(route.name)\" names no upstream: only requests to a forward-proxy listener name the host they go to")
+            return nil
+        }
+        let target = destination.target
+        if let configured = snapshot.config.upstreams.first(where: {
+            $0.host == target.host && $0.port == target.port && $0.isTLS == destination.tls
+        }) {
+            return CompiledRoute(index: route.index, name: route.name, upstream: configured, faults: route.faults)
+        }
+        let upstream = UpstreamConfig(name: target.description, scheme: destination.tls ? "https" : "http",
+                                      host: target.host, port: target.port, hostHeader: .preserve)
+        return CompiledRoute(index: route.index, name: route.name, upstream: upstream, faults: route.faults)
     }
 
     /// The request fields never forwarded: the fault control headers (when on) and the

@@ -4,6 +4,10 @@ import FaultlineIO
 /// The HTTP/1 host of exchanges: flow control between the client socket and the upstream
 /// connection, and the tunnel after a 101 (the exchange events are `ExchangeHost`'s).
 extension DownstreamConnection: ExchangeHost {
+    var forwardDestination: ForwardDestination? {
+        currentDestination
+    }
+
     func upstreamWillDeliver() {
         socket.cork()
     }

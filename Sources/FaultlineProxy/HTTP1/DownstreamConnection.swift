@@ -1,6 +1,7 @@
 import FaultlineHTTP
 import FaultlineIO
 import FaultlineTLS
+import FaultlineConfig
 
 /// A client connection speaking HTTP/1: decodes requests one at a time (pipelined ones wait
 /// their turn), reports each one to its `Exchange`'s machine and carries out what the
@@ -83,18 +84,36 @@ final class DownstreamConnection: StreamSocketDelegate {
     let scheme: StaticString
     /// Whether the first bytes may still be an HTTP/2 preface (an h2c listener, nothing read yet).
     var awaitsH2CPreface: Bool
+    /// The forward-proxy settings of the listener, if it is one.
+    let forward: ForwardProxyConfig?
+    /// A CONNECT head whose tunnel starts once the decoding pass ends (the bytes behind it
+    /// are the tunnel's).
+    var pendingConnect: HTTPHead?
+    /// On a connection intercepted after CONNECT: where every request goes, and the place it
+    /// holds among the open tunnels (released when the last holder goes).
+    let interception: ForwardInterception?
+    /// Where the request in progress goes when its route names no upstream: the intercepted
+    /// CONNECT's host, or an absolute-form request's.
+    var currentDestination: ForwardDestination?
 
-    /// Takes an accepted descriptor (with TLS when `tls` is given); if registering it fails
-    /// the descriptor stays open for the caller to close.
-    convenience init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?, h2c: Bool = false) throws(IOError) {
-        let socket = try StreamSocket(fd: fd, loop: context.loop, peer: peer, transformer: tls?.makeSession())
-        self.init(socket: socket, context: context, secure: tls != nil, h2c: h2c)
+    /// Takes an accepted descriptor (with TLS when `tls` is given, or an intercepted CONNECT's
+    /// session in `interception`); if registering it fails the descriptor stays open for the
+    /// caller to close.
+    convenience init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?, h2c: Bool = false,
+                     forward: ForwardProxyConfig? = nil, interception: ForwardInterception? = nil) throws(IOError) {
+        let socket = try StreamSocket(fd: fd, loop: context.loop, peer: peer,
+                                      transformer: interception?.session ?? tls?.makeSession())
+        self.init(socket: socket, context: context, secure: tls != nil || interception != nil, h2c: h2c,
+                  forward: forward, interception: interception)
     }
 
     /// Takes a socket already on the context's loop: an accepted descriptor's, or one on an
     /// in-memory transport (the unit tests' harness). `secure` when it carries TLS.
-    init(socket: StreamSocket, context: LoopContext, secure: Bool, h2c: Bool) {
+    init(socket: StreamSocket, context: LoopContext, secure: Bool, h2c: Bool,
+         forward: ForwardProxyConfig? = nil, interception: ForwardInterception? = nil) {
         self.context = context
+        self.forward = forward
+        self.interception = interception
         awaitsH2CPreface = h2c && !secure
         clientIP = socket.peer?.ip ?? "unknown"
         clientPort = socket.peer.map { Int($0.port) }
@@ -140,6 +159,10 @@ final class DownstreamConnection: StreamSocketDelegate {
     }
 
     func socketDidReadEOF(_ socket: StreamSocket) {
+        if interception != nil, phase.isIdle, socket.transformer?.isHandshakeComplete == false, socket.bytesSent > 0 {
+            // Our certificate went out and the client hung up without a word.
+            noteInterceptRefusal("the client closed the connection right after the server's certificate")
+        }
         // Like nginx, a client that closes its side has given up: cancel the upstream work.
         abort()
     }
@@ -149,7 +172,13 @@ final class DownstreamConnection: StreamSocketDelegate {
     }
 
     func socket(_ socket: StreamSocket, didFail error: IOError) {
-        if error.isSecureChannelFailure, phase.isIdle {
+        if error.isSecureChannelFailure, phase.isIdle, interception != nil, Self.isCertificateRefusal(error.description) {
+            noteInterceptRefusal(error.description)
+        } else if !error.isSecureChannelFailure, interception != nil, phase.isIdle,
+                  socket.transformer?.isHandshakeComplete == false, socket.bytesSent > 0 {
+            // A reset right after our certificate: the alert, if one was sent, died with it.
+            noteInterceptRefusal("the client reset the connection right after the server's certificate (\(error))")
+        } else if error.isSecureChannelFailure, phase.isIdle {
             // A failed TLS handshake (plain HTTP on a TLS port, an untrusting client) is worth
             // telling the operator: the client only sees a closed connection.
             context.state.events(.clientTLSFailure(peer: clientIP, reason: error.description))

@@ -4,6 +4,11 @@ import FaultlineIO
 /// The stream as the host of its exchange: deadlines, the upstream cork, and flow control in
 /// both directions (the stream's window for the request, the upstream socket for the response).
 extension HTTP2Stream: ExchangeHost {
+    /// Every stream of an intercepted connection goes to its CONNECT host.
+    var forwardDestination: ForwardDestination? {
+        connection.interception?.destination
+    }
+
     /// Not reading means not reopening the stream's window: the client can send at most one
     /// window's worth, and only on this stream.
     func setClientReading(_ reading: Bool) {

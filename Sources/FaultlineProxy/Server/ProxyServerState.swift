@@ -1,4 +1,5 @@
 import FaultlineConfig
+import FaultlineIO
 import Synchronization
 
 /// What every loop of the proxy shares: the current config snapshot, connection accounting,
@@ -26,6 +27,12 @@ final class ProxyServerState: Sendable {
     /// The global scenarios (the file's and the admin API's); outside the snapshot, so a
     /// running timeline survives reloads.
     let scenarios: ScenarioBoard
+    /// Faultline's own listening sockets (proxy and admin): a forward-proxy request to one is refused.
+    let ownAddresses = Mutex<[SocketAddress]>([])
+    /// Open CONNECT tunnels and intercepted connections, across loops (`forward.max_tunnels`).
+    let forwardTunnels = Atomic<Int>(0)
+    /// Hosts whose intercepted certificate clients refused (`GET /intercept`).
+    let interceptRefusals = InterceptRefusals()
     /// The global request journal (`journal.capacity`, 0 = off).
     let journal: RequestJournal
     /// The dashboard's recent exchanges and per-second traffic (kept while an admin listener exists).
