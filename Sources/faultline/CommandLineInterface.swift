@@ -18,6 +18,7 @@ enum CommandLineInterface {
       faultline pins app --app LABEL=FILE ... --chain LABEL=SOURCE ... [--host NAME] [--at DATE] [--format text|json]
       faultline rules list|add|rm|enable|disable|reset|stats [--admin URL] [--token T] [--format text|json]
       faultline har export|clear [--admin URL] [--token T] [--output FILE]
+      faultline setup ios-simulator|android-emulator|device [--proxy ADDR] [--admin ADDR] [--certs DIR] [--lan IP]
       faultline --version
       faultline <command> --help
 
@@ -51,6 +52,8 @@ enum CommandLineInterface {
             return RulesCommand.main(rest)
         case "har":
             return HARCommand.main(rest)
+        case "setup":
+            return SetupCommand.main(rest)
         default:
             Console.err("faultline: unknown command \"\(command)\"\n\n\(usage)")
             return .usage

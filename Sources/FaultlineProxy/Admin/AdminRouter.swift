@@ -1,3 +1,4 @@
+import FaultlineIO
 import Foundation
 
 /// Answers admin requests: health, pin status, and the rules (list, add, replace, remove,
@@ -5,6 +6,9 @@ import Foundation
 /// `ProxyServerState.updateOverlay`, so it is all or nothing and reaches new exchanges atomically.
 struct AdminRouter: Sendable {
     let server: ProxyServerState
+    /// Where the proxy's listeners are bound, in config order (ephemeral ports resolved): the
+    /// PAC file names the forward listener's port.
+    var listenerAddresses: [SocketAddress] = []
 
     /// The endpoints, as listed in 404 answers.
     static let endpoints = [
@@ -16,6 +20,7 @@ struct AdminRouter: Sendable {
         "GET /sessions/{id}/rules", "POST /sessions/{id}/rules", "GET /sessions/{id}/rules/{name}",
         "PUT /sessions/{id}/rules/{name}", "DELETE /sessions/{id}/rules/{name}", "POST /sessions/{id}/reset",
         "GET /sessions/{id}/requests", "GET /ui/", "GET /exchanges", "GET /exchanges/{seq}", "GET /exchanges/stream", "GET /overview",
+        "GET /ca.pem", "GET /ca.der", "GET /faultline.mobileconfig", "GET /proxy.pac",
     ]
 
     func respond(to request: AdminRequest) -> AdminResponse {
@@ -50,6 +55,8 @@ struct AdminRouter: Sendable {
             return exchanges(method, Array(segments.dropFirst()), request)
         case "overview" where segments.count == 1:
             return overview(request)
+        case let name? where segments.count == 1 && Self.deviceSetupPaths.contains("/" + name):
+            return deviceSetup(name, request)
         default:
             return notFound(request)
         }
