@@ -47,6 +47,8 @@ struct ConfigFilesTests {
             ("pins", ConfigKeys.pins), ("appPinCandidate", ConfigKeys.appPinCandidate), ("har", ConfigLoader.harKeys),
             ("http2", ConfigLoader.http2Keys), ("http2StreamResets", ConfigLoader.http2ResetKeys),
             ("sessions", ConfigLoader.sessionsKeys), ("journal", ConfigLoader.journalKeys),
+            ("forwardProxy", ConfigKeys.forward), ("forwardCA", ConfigKeys.forwardCA),
+            ("forwardCredential", ConfigKeys.forwardCredential),
         ]
         for (name, known) in pairs {
             let definition = defs[name] as? [String: Any]

@@ -5,7 +5,13 @@ enum ConfigKeys {
         "workers", "listeners", "admin", "demo_origin", "upstreams", "routes",
         "timeouts_ms", "limits", "seed", "fault_headers", "log", "har", "http2", "sessions", "journal", "$schema",
     ]
-    static let listener = ["address", "tls", "h2c"]
+    static let listener = ["address", "tls", "h2c", "mode", "forward"]
+    static let forward = [
+        "ca", "intercept", "pass_through", "clients", "credentials", "pass_through_after_refusals",
+        "max_tunnels", "upstream_ca",
+    ]
+    static let forwardCA = ["certificate", "key"]
+    static let forwardCredential = ["user", "password_env"]
     static let admin = ["address", "token", "token_env"]
     static let demoOrigin = ["address"]
     static let listenerTLS = ["certificate", "key", "alpn", "min_version", "sni", "drill"]

@@ -10,8 +10,9 @@ extension ConfigLoader {
         let demoOrigin = top.object("demo_origin", known: ConfigKeys.demoOrigin, &diagnostics)
             .flatMap { readAddress($0, &diagnostics) }
             .map(DemoOriginConfig.init(address:))
-        let (upstreams, upstreamNames) = readUpstreams(top, &context, &diagnostics)
-        let routes = readRoutes(top, upstreamNames: upstreamNames, context, &diagnostics)
+        let forwardMode = listeners.contains { $0.forward != nil }
+        let (upstreams, upstreamNames) = readUpstreams(top, optional: forwardMode, &context, &diagnostics)
+        let routes = readRoutes(top, upstreamNames: upstreamNames, forwardMode: forwardMode, context, &diagnostics)
         let clientTimeouts = readClientTimeouts(top, &diagnostics)
         let limits = readLimits(top, &diagnostics)
         let seed = top.uint64("seed", &diagnostics)
@@ -63,13 +64,23 @@ extension ConfigLoader {
             let tlsObject = object.object("tls", known: ConfigKeys.listenerTLS, &diagnostics)
             let tls = tlsObject.flatMap { readListenerTLS($0, context, &diagnostics) }
             let h2c = object.bool("h2c", default: false, &diagnostics)
+            let isForward = readListenerMode(object, &diagnostics)
+            if !isForward && object["forward"] != nil {
+                diagnostics.add(object.path("forward"), "applies to forward-proxy listeners only; add \"mode\": \"forward\"")
+            }
+            if isForward && (tlsObject != nil || h2c) {
+                // Clients speak plain HTTP to a proxy (absolute-form and CONNECT); TLS starts inside the tunnel.
+                diagnostics.add(object.path(tlsObject != nil ? "tls" : "h2c"), "does not apply to a forward-proxy listener: clients speak plain HTTP to a proxy and TLS inside CONNECT tunnels")
+                continue
+            }
+            let forward = isForward ? readForward(object, address: address, context, &diagnostics) : nil
             if h2c && tlsObject != nil {
                 // A TLS client picks HTTP/2 by ALPN; prior knowledge in cleartext cannot apply.
                 diagnostics.add(object.path("h2c"), "h2c (HTTP/2 in cleartext) applies to plain listeners only; a TLS listener offers h2 by ALPN (tls.alpn)")
                 continue
             }
             if let address, tlsObject == nil || tls != nil {
-                listeners.append(ListenerConfig(address: address, tls: tls, h2c: h2c))
+                listeners.append(ListenerConfig(address: address, tls: tls, h2c: h2c, forward: forward))
             }
         }
         return listeners

@@ -9,7 +9,8 @@ extension ProxyConfig {
             if listeners.isEmpty {
                 listeners = [ListenerConfig(address: address)]
             } else {
-                listeners[0] = ListenerConfig(address: address, tls: listeners[0].tls, h2c: listeners[0].h2c)
+                listeners[0] = ListenerConfig(address: address, tls: listeners[0].tls, h2c: listeners[0].h2c,
+                                              forward: listeners[0].forward)
             }
         }
         return ProxyConfig(workers: workers ?? self.workers, listeners: listeners, admin: adminOverride ?? admin,

@@ -39,6 +39,12 @@ public struct ClientNetwork: Sendable, Hashable, CustomStringConvertible {
         return clientHigh & maskHigh == high && clientLow & maskLow == low
     }
 
+    /// Whether `address` (an IPv4 or IPv6 literal) lies in the block; false when it is not a literal.
+    public func contains(address: String) -> Bool {
+        guard let bits = ClientNetwork.address(address) else { return false }
+        return contains(high: bits.high, low: bits.low)
+    }
+
     /// The 128-bit form of an IPv4 or IPv6 literal (IPv4 mapped), or nil.
     static func address(_ text: String) -> (high: UInt64, low: UInt64, isV4: Bool)? {
         var v4 = in_addr()

@@ -58,7 +58,7 @@ extension ConfigLoader {
         var diagnostics = Diagnostics()
         let context = LoadContext(baseDirectory: baseDirectory, checkFiles: true, now: Date(), confinement: confinement)
         let route = readRoute(root, path: path, upstreamNames: upstreams.map(\.name), known: known,
-                              upstreamOptional: upstreamOptional, context, &diagnostics)
+                              upstreamOptional: upstreamOptional || upstreams.isEmpty, context, &diagnostics)
         var position: RulePosition?
         if case .object(let fields) = root {
             let object = FieldReader(checked: fields, path: path)

@@ -1,8 +1,11 @@
 extension ConfigLoader {
     /// The routes in order. With no routes and exactly one upstream, a catch-all route
-    /// named "default" is implied so the smallest useful config is just an upstream.
+    /// named "default" is implied so the smallest useful config is just an upstream. With a
+    /// forward-proxy listener (`forwardMode`) a route without `upstream` sends the request to
+    /// the host the client asked for (its upstream is ""), and so does the implied route.
     static func readRoutes(
-        _ top: FieldReader, upstreamNames: [String]?, _ context: LoadContext, _ diagnostics: inout Diagnostics
+        _ top: FieldReader, upstreamNames: [String]?, forwardMode: Bool = false, _ context: LoadContext,
+        _ diagnostics: inout Diagnostics
     ) -> [RouteConfig] {
         let path = top.path("routes")
         var items: [JSONValue] = []
@@ -14,6 +17,7 @@ extension ConfigLoader {
             items = array
         }
         if items.isEmpty {
+            if forwardMode { return [RouteConfig(name: "default", upstream: "")] }
             guard let upstreamNames else { return [] }
             if upstreamNames.count == 1, let only = upstreamNames.first {
                 return [RouteConfig(name: "default", upstream: only)]
@@ -31,7 +35,8 @@ extension ConfigLoader {
         var firstUse: [String: String] = [:]
         for (index, item) in items.enumerated() {
             let routePath = Diagnostics.join(path, index)
-            guard let route = readRoute(item, path: routePath, upstreamNames: upstreamNames, context, &diagnostics) else {
+            guard let route = readRoute(item, path: routePath, upstreamNames: upstreamNames,
+                                        upstreamOptional: forwardMode, context, &diagnostics) else {
                 continue
             }
             if let earlier = firstUse[route.name] {

@@ -33,3 +33,19 @@ public enum HostPattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension HostPattern {
+    /// Whether `host` (a name or IP literal, port already removed) matches: ASCII
+    /// case-insensitive, a trailing dot ignored, IPv6 with or without brackets.
+    public func matches(host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasSuffix(".") && name.count > 1 { name.removeLast() }
+        switch self {
+        case .exact(let expected):
+            if expected.hasPrefix("["), !name.hasPrefix("[") { return "[\(name)]" == expected }
+            return name == expected
+        case .wildcard(let suffix):
+            return name.count > suffix.count + 1 && name.hasSuffix("." + suffix)
+        }
+    }
+}

@@ -15,10 +15,11 @@ public final class RouteTable: Sendable {
     private let index: RouteIndex
 
     /// Compiles `config.routes` in order. A route naming an upstream missing from the
-    /// config (impossible for a loaded config, possible for a hand-built one) is skipped.
+    /// config (impossible for a loaded config, possible for a hand-built one) is skipped;
+    /// one naming none (a forward proxy's) goes to `UpstreamConfig.requestedHost`.
     public convenience init(config: ProxyConfig) {
         self.init(entries: config.routes.enumerated().compactMap { index, route in
-            config.upstream(named: route.upstream).map {
+            (route.upstream.isEmpty ? UpstreamConfig.requestedHost : config.upstream(named: route.upstream)).map {
                 (route.match, CompiledRoute(index: index, name: route.name, upstream: $0, faults: route.faults))
             }
         })

@@ -2,11 +2,14 @@ extension ConfigLoader {
     /// The valid upstreams, and the names of all declared ones (valid or not) so routes
     /// naming a broken upstream are not also reported as naming an unknown one. Names
     /// are nil when the section itself is unusable, which disables that route check.
+    /// With `optional` (a forward-proxy listener, whose requests name their own host) the
+    /// section may be absent or empty.
     static func readUpstreams(
-        _ top: FieldReader, _ context: inout LoadContext, _ diagnostics: inout Diagnostics
+        _ top: FieldReader, optional: Bool = false, _ context: inout LoadContext, _ diagnostics: inout Diagnostics
     ) -> (upstreams: [UpstreamConfig], names: [String]?) {
         let path = top.path("upstreams")
         guard let value = top["upstreams"] else {
+            if optional { return ([], []) }
             diagnostics.add(path, "expected an object of named upstreams, got nothing")
             return ([], nil)
         }
@@ -14,7 +17,7 @@ extension ConfigLoader {
             diagnostics.add(path, "expected an object of named upstreams, got \(value.rendered)")
             return ([], nil)
         }
-        if members.isEmpty {
+        if members.isEmpty && !optional {
             diagnostics.add(path, "expected at least one upstream, got {}")
         }
         let names = members.keys.sorted()

@@ -57,6 +57,15 @@ public struct UpstreamConfig: Sendable, Equatable {
         self.tls = scheme == "https" ? (tls ?? UpstreamTLSConfig(serverName: host)) : nil
     }
 
+    /// The upstream of a forward proxy's route that names none: "the host the client asked
+    /// for", replaced per request by one for that host. Its empty name marks it.
+    public static let requestedHost = UpstreamConfig(name: "", host: "", port: 0)
+
+    /// Whether this is `requestedHost`: the destination comes from the request.
+    public var isRequestedHost: Bool {
+        name.isEmpty
+    }
+
     /// Whether the proxy speaks TLS to this upstream.
     public var isTLS: Bool {
         scheme == "https"

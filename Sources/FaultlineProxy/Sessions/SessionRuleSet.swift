@@ -24,7 +24,8 @@ final class SessionRuleSet: Sendable {
         for (index, rule) in rules.enumerated() {
             inherits.append(rule.upstream.isEmpty)
             // A rule without its own upstream still needs one to compile; it is replaced per request.
-            guard let upstream = rule.upstream.isEmpty ? config.upstreams.first : config.upstream(named: rule.upstream) else {
+            guard let upstream = rule.upstream.isEmpty ? (config.upstreams.first ?? .requestedHost)
+                                                        : config.upstream(named: rule.upstream) else {
                 stale.append(rule.name)
                 continue
             }
