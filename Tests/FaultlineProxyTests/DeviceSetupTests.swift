@@ -1,4 +1,5 @@
 import FaultlineConfig
+import FaultlineIO
 import FaultlineTLS
 import Foundation
 import Testing
@@ -97,5 +98,30 @@ struct DeviceSetupTests {
         for host in [nil, "", "evil.example:9901", "10.0.2.2:9902", "10.0.2.2", "[fd00::1]x:9901", "10.0.2.2:+9901"] {
             #expect(!check.allowsPublicFile(host), "\(host ?? "nil")")
         }
+    }
+}
+
+extension DeviceSetupTests {
+    @Test func theSourceIsTheFirstForwardListener() throws {
+        let text = """
+        {"listeners": [{"address": "127.0.0.1:0"},
+                       {"address": "127.0.0.1:0", "mode": "forward",
+                        "forward": {"ca": {"certificate": "ca/root.pem", "key": "ca/root-key.pem"},
+                                    "intercept": ["api.example.com"], "pass_through": ["*.bank.example"]}}],
+         "routes": [{"name": "all"}]}
+        """
+        let config = try ConfigLoader.parse(Data(text.utf8), file: "/etc/f/faultline.json", baseDirectory: "/etc/f")
+        let bound = [try #require(SocketAddress(ip: "127.0.0.1", port: 8080)), try #require(SocketAddress(ip: "127.0.0.1", port: 8888))]
+        let source = DeviceSetupSource(config: config, bound: bound)
+        #expect(source.caCertificatePath == "/etc/f/ca/root.pem")
+        #expect(source.listener?.port == 8888)
+        #expect(source.intercept.map(\.description) == ["api.example.com"])
+        #expect(source.passThrough.map(\.description) == ["*.bank.example"])
+        // Without a forward listener: the default CA path, and no proxy for a PAC file.
+        let reverse = try ConfigLoader.parse(Data(#"{"listeners": [{"address": "127.0.0.1:0"}], "routes": [{"name": "all", "upstream": "u"}], "upstreams": {"u": {"url": "http://127.0.0.1:1"}}}"#.utf8),
+                                             file: "/etc/f/faultline.json", baseDirectory: "/etc/f")
+        let plain = DeviceSetupSource(config: reverse, bound: Array(bound.prefix(1)))
+        #expect(plain.caCertificatePath == "certs/ca.pem")
+        #expect(plain.listener == nil)
     }
 }

@@ -4,10 +4,6 @@ import FaultlineIO
 /// What the device-setup files are made from: the forward listener's CA certificate path, its
 /// bound address and its host lists. Read from the running configuration; no I/O.
 struct DeviceSetupSource: Sendable {
-    /// The CA certificate a forward listener uses when its config names none (relative to the
-    /// working directory), the one `faultline certs init` writes.
-    static let defaultCACertificatePath = "certs/ca.pem"
-
     /// Where the CA certificate is read from (never the key: only the certificate is served).
     let caCertificatePath: String
     /// Where the forward listener is bound; nil when the configuration has none.
@@ -22,9 +18,17 @@ struct DeviceSetupSource: Sendable {
     /// the default path, so the CA of `faultline certs init` can be fetched by a device that
     /// talks to a TLS listener.
     init(config: ProxyConfig, bound: [SocketAddress]) {
-        caCertificatePath = Self.defaultCACertificatePath
-        listener = nil
-        intercept = []
-        passThrough = []
+        guard let index = config.listeners.firstIndex(where: { $0.forward != nil }),
+              let forward = config.listeners[index].forward else {
+            caCertificatePath = ForwardProxyConfig.defaultCACertificatePath
+            listener = nil
+            intercept = []
+            passThrough = []
+            return
+        }
+        caCertificatePath = forward.caCertificatePath
+        listener = index < bound.count ? bound[index] : nil
+        intercept = forward.intercept
+        passThrough = forward.passThrough
     }
 }
