@@ -18,7 +18,7 @@ enum CommandLineInterface {
       faultline pins app --app LABEL=FILE ... --chain LABEL=SOURCE ... [--host NAME] [--at DATE] [--format text|json]
       faultline rules list|add|rm|enable|disable|reset|stats [--admin URL] [--token T] [--format text|json]
       faultline har export|clear [--admin URL] [--token T] [--output FILE]
-      faultline setup ios-simulator|android-emulator|device [--proxy ADDR] [--admin ADDR] [--certs DIR] [--lan IP]
+      faultline setup ios-simulator|android-emulator|device [--config FILE] [--proxy ADDR] [--admin ADDR] [--certs DIR] [--lan IP]
       faultline --version
       faultline <command> --help
 

@@ -1,12 +1,15 @@
+import FaultlineConfig
 import FaultlineIO
 import FaultlineTLS
+import Foundation
 
 /// `faultline setup ios-simulator | android-emulator | device`: the steps and commands that
 /// make a simulator, an emulator or a phone use Faultline's forward proxy, with the addresses
 /// to type. Prints only; changes nothing on this machine or the device.
 enum SetupCommand {
     static let usage = """
-    Usage: faultline setup ios-simulator | android-emulator | device [--proxy ADDR] [--admin ADDR] [--certs DIR] [--lan IP]
+    Usage: faultline setup ios-simulator | android-emulator | device [--config FILE] [--proxy ADDR] [--admin ADDR]
+                           [--certs DIR] [--lan IP]
 
     Prints the steps and commands that send a target's traffic through Faultline's forward
     proxy and make it trust Faultline's CA, with the addresses the target must use:
@@ -20,6 +23,8 @@ enum SetupCommand {
     Every target also shows how the device gets a session of its own (by its client address).
 
     Options (addresses as Faultline listens on this machine):
+      --config FILE  take the defaults below from this config: its first forward listener's
+                     address and CA certificate, its admin address
       --proxy ADDR   the forward listener (default 127.0.0.1:8888, as `run --forward`)
       --admin ADDR   the admin API, which serves /ca.pem, /ca.der, /faultline.mobileconfig
                      and /proxy.pac without the token (default 127.0.0.1:9901)
@@ -27,12 +32,12 @@ enum SetupCommand {
       --lan IP       this machine's address on the device's network (default: the first
                      non-loopback IPv4 address of an interface that is up)
 
-    Exit codes: 0 printed, 2 usage error.
+    Exit codes: 0 printed, 2 usage error, 3 invalid configuration (--config).
     """
 
     static func main(_ arguments: [String]) -> ExitStatus {
         let parsed: Arguments
-        switch Arguments.forCommand("faultline setup", arguments, valued: ["proxy", "admin", "certs", "lan"],
+        switch Arguments.forCommand("faultline setup", arguments, valued: ["config", "proxy", "admin", "certs", "lan"],
                                     maxPositionals: 1, usage: usage) {
         case .proceed(let arguments): parsed = arguments
         case .stop(let status): return status
@@ -45,11 +50,36 @@ enum SetupCommand {
             Console.err("faultline setup: unknown target \"\(targetName)\" (expected ios-simulator, android-emulator or device)\n\n\(usage)")
             return .usage
         }
+        var defaults = (proxy: "127.0.0.1:8888", admin: "127.0.0.1:9901", caPath: "certs/ca.pem")
+        if let path = parsed["config"] {
+            // Only addresses and paths are read: the files the config names need not exist
+            // yet (the forward listener mints its CA on start).
+            guard let data = FileManager.default.contents(atPath: path) else {
+                Console.err("faultline setup: cannot read \(path)")
+                return .invalidConfig
+            }
+            let config: ProxyConfig
+            do {
+                config = try ConfigLoader.parse(Data(data), file: path,
+                                                baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path,
+                                                checkFiles: false)
+            } catch {
+                Console.err(error.withFile(path).description)
+                return .invalidConfig
+            }
+            if let forward = config.listeners.first(where: { $0.forward != nil }) {
+                defaults.proxy = forward.address.description
+                defaults.caPath = forward.forward?.caCertificatePath ?? defaults.caPath
+            } else {
+                Console.err("faultline setup: \(path) has no forward listener (\"mode\": \"forward\"); using --proxy or \(defaults.proxy)")
+            }
+            if let admin = config.admin { defaults.admin = admin.address.description }
+        }
         let proxy: SetupAddress
         let admin: SetupAddress
         do {
-            proxy = try SetupAddress(parsing: parsed["proxy"] ?? "127.0.0.1:8888", option: "proxy")
-            admin = try SetupAddress(parsing: parsed["admin"] ?? "127.0.0.1:9901", option: "admin")
+            proxy = try SetupAddress(parsing: parsed["proxy"] ?? defaults.proxy, option: "proxy")
+            admin = try SetupAddress(parsing: parsed["admin"] ?? defaults.admin, option: "admin")
         } catch {
             Console.err("faultline setup: \(error)\n\n\(usage)")
             return .usage
@@ -62,9 +92,11 @@ enum SetupCommand {
             }
             lan = ["\(address.host) (--lan)"]
         }
-        var directory = parsed["certs"] ?? "certs"
-        while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
-        let caPath = "\(directory)/ca.pem"
+        var caPath = defaults.caPath
+        if var directory = parsed["certs"] {
+            while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
+            caPath = "\(directory)/ca.pem"
+        }
         let ca = (try? Certificate.loadAll(path: caPath))?.first
         let guide = SetupGuide(proxy: proxy, admin: admin, caPath: caPath, ca: ca, lan: lan)
         guide.lines(for: target).forEach(Console.out)

@@ -23,8 +23,9 @@ struct SetupGuide {
     /// What the CA is, or how to make one.
     var caLines: [String] {
         guard let ca else {
-            return ["No CA certificate at \(caPath) yet: `faultline run --forward \(proxy.text)` creates one on start "
-                + "(or run `faultline certs init --dir \(caPath.dropLast("/ca.pem".count))`)."]
+            let directory = caPath.contains("/") ? String(caPath[..<(caPath.lastIndex(of: "/") ?? caPath.endIndex)]) : "."
+            return ["No CA certificate at \(caPath) yet: the forward listener creates one when it starts "
+                + "(or run `faultline certs init --dir \(directory.isEmpty ? "/" : directory)`)."]
         }
         return ["CA: \(caPath), \(ca.subject), SHA-256 \(ca.sha256Fingerprint)"]
     }

@@ -65,6 +65,29 @@ struct SetupCommandTests {
         #expect(loopback.output.contains("Warning: the admin API is on loopback (127.0.0.1:9901)"), "\(loopback.output)")
     }
 
+    @Test func aConfigGivesTheForwardListenerTheAdminAddressAndTheCA() async throws {
+        let (directory, certs) = try await Self.certs()
+        let config = """
+            {"listeners": [{"address": "127.0.0.1:18888", "mode": "forward",
+                            "forward": {"ca": {"certificate": "certs/ca.pem", "key": "certs/ca-key.pem"}}}],
+             "admin": {"address": "127.0.0.1:19901"}, "routes": [{"name": "all"}]}
+            """
+        let path = try directory.write("forward.json", config)
+        let result = try await FaultlineProcess.command(["setup", "android-emulator", "--config", path])
+        #expect(result.status == 0, "\(result.output)")
+        for expected in ["adb shell settings put global http_proxy 10.0.2.2:18888", "http://10.0.2.2:19901/ca.der",
+                         "adb push \(certs)/ca.pem"] {
+            #expect(result.output.contains(expected), "missing \(expected):\n\(result.output)")
+        }
+        // Options win over the config.
+        let overridden = try await FaultlineProcess.command(["setup", "android-emulator", "--config", path, "--proxy", "127.0.0.1:17777"])
+        #expect(overridden.output.contains("http_proxy 10.0.2.2:17777"), "\(overridden.output)")
+        let broken = try directory.write("broken.json", #"{"listeners": [{"address": "127.0.0.1:1", "mode": "sideways"}]}"#)
+        let refused = try await FaultlineProcess.command(["setup", "device", "--config", broken])
+        #expect(refused.status == 3, "\(refused.output)")
+        #expect(refused.output.contains("mode"), "\(refused.output)")
+    }
+
     @Test func withoutACAItSaysHowToMakeOne() async throws {
         let directory = try TemporaryDirectory()
         let result = try await FaultlineProcess.command(["setup", "android-emulator", "--certs", directory.path("none")])
