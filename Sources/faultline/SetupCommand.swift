@@ -30,7 +30,7 @@ enum SetupCommand {
                      and /proxy.pac without the token (default 127.0.0.1:9901)
       --certs DIR    the CA's directory (default certs): DIR/ca.pem is what the target trusts
       --lan IP       this machine's address on the device's network (default: the first
-                     non-loopback IPv4 address of an interface that is up)
+                     non-loopback IPv4 address of an interface that is up, container bridges and tunnels last)
 
     Exit codes: 0 printed, 2 usage error, 3 invalid configuration (--config).
     """
@@ -84,7 +84,7 @@ enum SetupCommand {
             Console.err("faultline setup: \(error)\n\n\(usage)")
             return .usage
         }
-        var lan = InterfaceAddresses.nonLoopback().filter { !$0.isIPv6 }.map { "\($0.ip) (\($0.interface))" }
+        var lan = lanAddresses()
         if let given = parsed["lan"] {
             guard let address = try? SetupAddress(parsing: "\(given):1", option: "lan"), address.isIPLiteral else {
                 Console.err("faultline setup: --lan expects an IP address, not \"\(given)\"\n\n\(usage)")
@@ -101,6 +101,18 @@ enum SetupCommand {
         let guide = SetupGuide(proxy: proxy, admin: admin, caPath: caPath, ca: ca, lan: lan)
         guide.lines(for: target).forEach(Console.out)
         return .ok
+    }
+}
+
+extension SetupCommand {
+    /// Bridges of containers and VMs, and tunnels: a phone on the Wi-Fi does not reach them.
+    static let virtualInterfacePrefixes = ["docker", "br-", "veth", "virbr", "cni", "podman", "lxc", "tun", "tap", "wg", "zt"]
+
+    /// This machine's IPv4 addresses, described (`192.168.1.20 (wlan0)`), physical interfaces first.
+    static func lanAddresses() -> [String] {
+        let entries = InterfaceAddresses.nonLoopback().filter { !$0.isIPv6 }
+        let isVirtual = { (entry: InterfaceAddresses.Entry) in virtualInterfacePrefixes.contains { entry.interface.hasPrefix($0) } }
+        return (entries.filter { !isVirtual($0) } + entries.filter(isVirtual)).map { "\($0.ip) (\($0.interface))" }
     }
 }
 
