@@ -30,7 +30,8 @@ enum SetupCommand {
                      and /proxy.pac without the token (default 127.0.0.1:9901)
       --certs DIR    the CA's directory (default certs): DIR/ca.pem is what the target trusts
       --lan IP       this machine's address on the device's network (default: the first
-                     non-loopback IPv4 address of an interface that is up, container bridges and tunnels last)
+                     non-loopback IPv4 address of an interface that is up; container
+                     bridges and tunnels last)
 
     Exit codes: 0 printed, 2 usage error, 3 invalid configuration (--config).
     """
