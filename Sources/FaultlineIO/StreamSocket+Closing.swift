@@ -18,6 +18,18 @@ extension StreamSocket {
         Sockets.close(fd)
     }
 
+    /// Stops watching the descriptor and hands it to the caller, open, for a new socket (a
+    /// forward proxy's CONNECT becomes a TLS connection on the same descriptor). Nil when
+    /// closed or when bytes are still queued (they would be lost).
+    public func detach() -> Int32? {
+        guard !isClosed, pendingWriteBytes == 0, transformer == nil else { return nil }
+        let left = lifecycle.close()
+        delegate = nil
+        if let timer = left.closingTimer { loop.cancel(timer) }
+        loop.deregister(fd)
+        return fd
+    }
+
     /// Sends what is queued, then FIN. If the peer may still be sending, reads and discards
     /// until it closes (or a short grace period ends) so that unread input does not turn our
     /// close into an RST that destroys the response in flight.

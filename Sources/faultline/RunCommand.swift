@@ -9,6 +9,7 @@ enum RunCommand {
     static let usage = """
     Usage: faultline run --config FILE [--listen ADDR] [--admin ADDR] [--workers N]
            faultline run --upstream URL [--listen ADDR] [--admin ADDR] [--workers N]
+           faultline run --forward ADDR [--upstream-ca FILE] [--certs DIR] [--admin ADDR] [--workers N]
 
     Starts the proxy.
 
@@ -24,6 +25,14 @@ enum RunCommand {
     API (faultline rules, faultline har, sessions) exists only with --admin ADDR, a loopback
     address such as 127.0.0.1:9901; the HAR capture and the request journal are kept only then.
 
+    With --forward ADDR (a loopback address), Faultline is a forward proxy there (set it as a
+    device's or client's HTTP and HTTPS proxy): absolute-form http:// requests go to the host
+    they name, CONNECT tunnels are intercepted with the development CA in --certs DIR (default
+    certs/ of the working directory, minted when absent) and every request runs through the
+    routes, faults, sessions and logs. --upstream-ca FILE adds a CA trusted for the real hosts
+    besides the system store. With --config, --certs and --upstream-ca apply to the file's
+    forward-proxy listeners. See docs/forward-proxy.md.
+
     Prints "faultline: listening on ADDR" per listener (and "faultline: admin API listening on
     ADDR"). SIGHUP reloads FILE atomically (a bad file is refused and the running config
     stays); SIGTERM or SIGINT stop accepting, let in-flight exchanges finish
@@ -35,14 +44,27 @@ enum RunCommand {
 
     static func main(_ arguments: [String]) -> ExitStatus {
         let parsed: Arguments
-        switch Arguments.forCommand("faultline run", arguments, valued: ["config", "listen", "upstream", "admin", "workers"],
+        switch Arguments.forCommand("faultline run", arguments, valued: ["config", "listen", "upstream", "admin", "workers", "forward", "upstream-ca", "certs"],
                                     maxPositionals: 0, usage: usage) {
         case .proceed(let arguments): parsed = arguments
         case .stop(let status): return status
         }
-        switch (parsed["config"], parsed["upstream"]) {
+        let modes = ["config", "upstream", "forward"].filter { parsed[$0] != nil }
+        if modes.count > 1 && parsed["forward"] != nil {
+            Console.err("faultline run: --forward is a mode of its own: give one of --config FILE, --upstream URL, --forward ADDR\n\n\(usage)")
+            return .usage
+        }
+        if parsed["forward"] != nil && parsed["listen"] != nil {
+            Console.err("faultline run: --forward names the proxy's address; --listen does not apply\n\n\(usage)")
+            return .usage
+        }
+        if parsed["upstream"] != nil && (parsed["certs"] != nil || parsed["upstream-ca"] != nil) {
+            Console.err("faultline run: --certs and --upstream-ca apply to a forward proxy (--forward, or --config with a forward listener)\n\n\(usage)")
+            return .usage
+        }
+        switch (parsed["config"] ?? parsed["forward"], parsed["upstream"]) {
         case (nil, nil):
-            Console.err("faultline run: give --config FILE or --upstream URL\n\n\(usage)")
+            Console.err("faultline run: give --config FILE, --upstream URL or --forward ADDR\n\n\(usage)")
             return .usage
         case (_?, _?):
             // Never ignore an argument: the file names its upstreams and routes.
@@ -61,8 +83,13 @@ enum RunCommand {
             workers = value
         }
         let load = { () throws -> ProxyConfig in
-            try loadConfig(path: parsed["config"], listen: parsed["listen"], upstream: parsed["upstream"],
-                           admin: parsed["admin"], workers: workers)
+            if let forward = parsed["forward"] {
+                return try ConfigLoader.oneForward(listen: forward, admin: parsed["admin"], upstreamCA: parsed["upstream-ca"],
+                                                   certs: parsed["certs"]).overriding(workers: workers, firstListenerAddress: nil)
+            }
+            return try loadConfig(path: parsed["config"], listen: parsed["listen"], upstream: parsed["upstream"],
+                                  admin: parsed["admin"], workers: workers)
+                .overridingForward(certs: parsed["certs"], upstreamCA: parsed["upstream-ca"])
         }
         let config: ProxyConfig
         do {
@@ -71,6 +98,7 @@ enum RunCommand {
             Console.err(describe(error, file: parsed["config"]))
             return .invalidConfig
         }
+        guard ForwardCA.prepare(config) else { return .invalidConfig }
         // A proxy needs descriptors: the soft limit goes up to the hard one (max_connections
         // is then capped to what that allows, with a warning).
         DescriptorBudget.raiseSoftLimit()
@@ -94,7 +122,7 @@ enum RunCommand {
             Console.err("faultline: cannot start: \(error)")
             return .failure
         }
-        if config.admin == nil && parsed["config"] == nil {
+        if config.admin == nil && parsed["config"] == nil && parsed["forward"] == nil {
             // The one-line mode: say what is missing rather than let `faultline rules` find out.
             Console.err("faultline: no admin API (faultline rules, faultline har and sessions need one): add --admin 127.0.0.1:9901")
         }

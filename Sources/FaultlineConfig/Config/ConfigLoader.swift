@@ -104,7 +104,7 @@ public enum ConfigLoader {
         return admin
     }
 
-    private static func readAdminFlag(_ text: String, token: String?, configDirectory: String?,
+    static func readAdminFlag(_ text: String, token: String?, configDirectory: String?,
                                       _ diagnostics: inout Diagnostics) -> AdminConfig? {
         let address: SocketAddressSpec
         do {

@@ -121,3 +121,59 @@ extension ConfigLoader {
         return credentials
     }
 }
+
+extension ConfigLoader {
+    /// The setup behind `faultline run --forward ADDR [--upstream-ca FILE] [--certs DIR]
+    /// [--admin ADDR]` (no file): one forward-proxy listener intercepting every host, one
+    /// route sending each request to the host the client asked for. Like the file, a
+    /// listener off loopback is refused (there are no credentials on the command line).
+    public static func oneForward(listen: String, admin: String? = nil, upstreamCA: String? = nil,
+                                  certs: String? = nil) throws(ConfigErrors) -> ProxyConfig {
+        var diagnostics = Diagnostics()
+        var address: SocketAddressSpec?
+        do {
+            address = try SocketAddressSpec(parsing: listen)
+        } catch {
+            diagnostics.add("--forward", error)
+        }
+        if let address, !AdminConfig(address: address, token: nil, configDirectory: nil).isLoopback {
+            diagnostics.add("--forward", "expected a loopback address (127.0.0.1:PORT, [::1]:PORT) on the command line, got \(JSONValue.quoted(listen)); on any other address a forward proxy needs forward.credentials or forward.clients: use a config file (config/forward-proxy.json)")
+        }
+        if let upstreamCA, let problem = ConfigFileCheck.problem(readingFileAt: upstreamCA) {
+            diagnostics.add("--upstream-ca", "cannot read \(JSONValue.quoted(upstreamCA)): \(problem)")
+        }
+        let adminConfig = admin.flatMap { readAdminFlag($0, token: nil, configDirectory: nil, &diagnostics) }
+        guard let address, diagnostics.errors.isEmpty else { throw ConfigErrors(errors: diagnostics.errors, file: nil) }
+        var forward = ForwardProxyConfig(upstreamCAPath: upstreamCA)
+        if let certs { forward = forward.withCertificates(in: certs) }
+        return ProxyConfig(
+            listeners: [ListenerConfig(address: address, forward: forward)],
+            admin: adminConfig, upstreams: [], routes: [RouteConfig(name: "default", upstream: "")],
+            har: HARConfig(enabled: adminConfig != nil),
+            journal: JournalConfig(capacity: adminConfig == nil ? 0 : JournalConfig.defaultCapacity))
+    }
+}
+
+extension ProxyConfig {
+    /// The same configuration with every forward-proxy listener's CA in `certs` and/or
+    /// trusting `upstreamCA` for the real hosts (`run --config FILE --certs DIR --upstream-ca FILE`).
+    public func overridingForward(certs: String?, upstreamCA: String?) -> ProxyConfig {
+        guard certs != nil || upstreamCA != nil else { return self }
+        let listeners = self.listeners.map { listener -> ListenerConfig in
+            guard var forward = listener.forward else { return listener }
+            if let certs { forward = forward.withCertificates(in: certs) }
+            if let upstreamCA {
+                forward = ForwardProxyConfig(
+                    caCertificatePath: forward.caCertificatePath, caKeyPath: forward.caKeyPath, intercept: forward.intercept,
+                    passThrough: forward.passThrough, allowedClients: forward.allowedClients, credentials: forward.credentials,
+                    passThroughAfterRefusals: forward.passThroughAfterRefusals, maxTunnels: forward.maxTunnels,
+                    upstreamCAPath: upstreamCA)
+            }
+            return ListenerConfig(address: listener.address, tls: listener.tls, h2c: listener.h2c, forward: forward)
+        }
+        return ProxyConfig(workers: workers, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
+                           upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts, limits: limits,
+                           seed: seed, faultHeaders: faultHeaders, log: log, har: har, http2: http2,
+                           sessions: sessions, journal: journal)
+    }
+}

@@ -66,6 +66,12 @@ public struct UpstreamConfig: Sendable, Equatable {
         name.isEmpty
     }
 
+    /// Whether this upstream was made for a forward-proxy request (its name is `host:port`,
+    /// which no configured upstream's may be).
+    public var isForwarded: Bool {
+        name.utf8.contains(UInt8(ascii: ":"))
+    }
+
     /// Whether the proxy speaks TLS to this upstream.
     public var isTLS: Bool {
         scheme == "https"

@@ -10,4 +10,6 @@ public enum LogRecordKind: String, Sendable, CaseIterable {
     case tls
     /// An error outside an exchange.
     case error
+    /// A forward proxy's CONNECT tunnel to a pass-through host (bytes each way, how it ended).
+    case tunnel
 }

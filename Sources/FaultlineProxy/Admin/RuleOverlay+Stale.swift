@@ -4,7 +4,9 @@ extension RuleOverlay {
     /// The changes that `apply` skips on `base` because the names they refer to are gone
     /// (typically after a reload of the file), one readable line each, sorted.
     func stale(base config: ProxyConfig) -> [String] {
-        let upstreams = Set(config.upstreams.map(\.name))
+        var upstreams = Set(config.upstreams.map(\.name))
+        // With a forward-proxy listener, "" (the host the client asked for) always exists.
+        if config.listeners.contains(where: { $0.forward != nil }) { upstreams.insert("") }
         let fileNames = Set(config.routes.map(\.name))
         var notes: [String] = []
         for rule in front + back where !upstreams.contains(rule.upstream) {

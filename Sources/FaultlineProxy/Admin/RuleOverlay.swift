@@ -61,7 +61,9 @@ struct RuleOverlay: Sendable, Equatable {
     /// definitions naming an upstream the configuration lacks are skipped.
     func effectiveRoutes(base config: ProxyConfig) -> [RouteConfig] {
         let upstreams = Set(config.upstreams.map(\.name))
-        let usable = { (route: RouteConfig) in upstreams.contains(route.upstream) }
+        // With a forward-proxy listener, a rule naming no upstream goes to the host asked for.
+        let forwardMode = config.listeners.contains { $0.forward != nil }
+        let usable = { (route: RouteConfig) in upstreams.contains(route.upstream) || (forwardMode && route.upstream.isEmpty) }
         let runtime = Set((front + back).filter(usable).map(\.name))
         let file = config.routes.compactMap { route -> RouteConfig? in
             if removed.contains(route.name) || runtime.contains(route.name) { return nil }

@@ -32,6 +32,8 @@ final class Exchange {
     /// When the request head arrived (the loop's monotonic nanoseconds), set by the adapter
     /// that starts the exchange: what `GET /metrics` measures durations from, logs on or off.
     var startedAt: UInt64 = 0
+    /// Where a forward-proxy request goes (its route named no upstream); nil otherwise.
+    var destination: ForwardDestination?
     /// The final status the client got (nil while it got none: a reset, a close, garbage).
     var clientStatus: Int?
 

@@ -1,5 +1,8 @@
 import FaultlineHTTP
 import FaultlineIO
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The upstream-bound actions, the same for every client protocol: connecting, writing
 /// the request, returning the connection. An HTTP/1 upstream gets framed bytes on a
@@ -9,7 +12,7 @@ extension ExchangeHost {
     /// Sends the exchange's head on a pooled or new upstream connection, or opens its stream.
     func connectUpstream(_ exchange: Exchange, fresh: Bool, requestComplete: Bool) {
         guard let route = exchange.route else { return }
-        guard let address = exchange.snapshot.address(ofUpstream: route.upstream.name) else {
+        guard let address = exchange.destination?.address ?? exchange.snapshot.address(ofUpstream: route.upstream.name) else {
             run(exchange.machine.upstreamFailed(.noAddress(upstream: route.upstream.name), attempt: UpstreamAttemptFacts()),
                 on: exchange)
             return
@@ -18,7 +21,14 @@ extension ExchangeHost {
             connectUpstreamStream(exchange, route: route, address: address, requestComplete: requestComplete)
             return
         }
-        let security = exchange.snapshot.security(ofUpstream: route.upstream.name)
+        let security = exchange.destination != nil ? context.forwardSecurity(for: exchange)
+                                                   : exchange.snapshot.security(ofUpstream: route.upstream.name)
+        if exchange.destination?.tls == true && security == nil {
+            // Never plaintext to a TLS port: the trust settings could not be loaded.
+            run(exchange.machine.upstreamFailed(.connect(IOError("load the TLS trust for \(route.upstream.name)", code: EPROTO)),
+                                                attempt: UpstreamAttemptFacts()), on: exchange)
+            return
+        }
         let connection: UpstreamConnection
         if !fresh, let pooled = context.pool.take(address, security: security, now: context.loop.now) {
             connection = pooled

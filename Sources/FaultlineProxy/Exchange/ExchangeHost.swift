@@ -62,9 +62,10 @@ extension ExchangeHost {
     /// the one way every host starts one.
     @discardableResult
     func startExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, mayKeepAlive: Bool,
-                       startedAt: UInt64) -> Exchange {
-        let starter = ExchangeStarter(snapshot: context.snapshot, clientIP: clientIP, scheme: scheme,
+                       startedAt: UInt64, destination: ForwardDestination? = nil) -> Exchange {
+        var starter = ExchangeStarter(snapshot: context.snapshot, clientIP: clientIP, scheme: scheme,
                                       sessions: context.state.sessions, now: context.loop.now)
+        starter.destination = destination
         let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: mayKeepAlive)
         exchange.startedAt = startedAt
         adopt(exchange)

@@ -17,6 +17,8 @@ struct ExchangeStarter {
     let sessions: SessionRegistry
     /// Monotonic now (ns): renews the session a request runs in.
     let now: UInt64
+    /// The host a forward-proxy client asked for; nil on a reverse-proxy listener.
+    var destination: ForwardDestination?
 
     init(snapshot: ConfigSnapshot, clientIP: String, scheme: StaticString, sessions: SessionRegistry = SessionRegistry(),
          now: UInt64 = 0) {
@@ -41,7 +43,8 @@ struct ExchangeStarter {
         setup.timeouts.clientIdleMs = snapshot.config.clientTimeouts.idleMs
         setup.maxRequestBodyBytes = snapshot.config.limits.maxRequestBodyBytes
         if let trace { membership.note(on: trace) }
-        guard let (route, decider) = admit(head, setup: &setup, session: membership.session) else {
+        guard let (matched, decider) = admit(head, setup: &setup, session: membership.session),
+              let route = resolveRequestedHost(matched, setup: &setup) else {
             if let expect = head.headers.first("expect") {
                 setup.refusedExpectingContinue = expect.lowercased() == "100-continue"
             }
@@ -68,9 +71,26 @@ struct ExchangeStarter {
         setup.timeouts.tunnelIdleMs = route.upstream.timeouts.tunnelIdleMs
         if !plan.isEmpty && controls.markResponses { setup.faultMarker = plan.names.joined(separator: ", ") }
         // Consumed, not copied: the head bytes, plan and decision are the exchange's from here on.
-        return Exchange(snapshot: snapshot, route: route, upstreamHead: consume upstreamHead,
-                        machine: ExchangeMachine(setup: setup, plan: consume plan, mayKeepAlive: mayKeepAlive),
-                        decision: consume decision, decider: decider)
+        let exchange = Exchange(snapshot: snapshot, route: route, upstreamHead: consume upstreamHead,
+                                machine: ExchangeMachine(setup: setup, plan: consume plan, mayKeepAlive: mayKeepAlive),
+                                decision: consume decision, decider: decider)
+        if route.upstream.isForwarded { exchange.destination = destination }
+        return exchange
+    }
+
+    /// A route naming no upstream sends the request to the host the client asked for: the
+    /// route is copied with an upstream for that host (name `host:port`, the defaults for
+    /// timeouts and pool). On a reverse-proxy listener there is no such host: 502.
+    private func resolveRequestedHost(_ route: CompiledRoute, setup: inout ExchangeSetup) -> CompiledRoute? {
+        guard route.upstream.isRequestedHost else { return route }
+        guard let destination else {
+            setup.start = .refuse(status: 502, message: "route \"\(route.name)\" names no upstream: only requests to a forward-proxy listener name the host they go to")
+            return nil
+        }
+        let target = destination.target
+        let upstream = UpstreamConfig(name: target.description, scheme: destination.tls ? "https" : "http",
+                                      host: target.host, port: target.port, hostHeader: .preserve)
+        return CompiledRoute(index: route.index, name: route.name, upstream: upstream, faults: route.faults)
     }
 
     /// The request fields never forwarded: the fault control headers (when on) and the

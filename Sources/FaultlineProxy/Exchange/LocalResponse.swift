@@ -11,6 +11,8 @@ struct LocalResponse: Equatable {
     var keepAlive: Bool
     /// False for a HEAD request: the head only.
     var includeBody = true
+    /// A forward proxy's 407: the answer names the scheme it wants (`Proxy-Authenticate`).
+    var asksProxyCredentials = false
 
     /// What the log record notes for it (statuses below 400 note nothing).
     var error: ExchangeError? { status >= 400 ? ExchangeError(localStatus: status) : nil }

@@ -8,6 +8,7 @@ extension OwnResponse {
         let body = Array((response.message + "\n").utf8)
         var fields = [(name: "Server", value: "faultline")]
         if let requestID { fields.append((name: "X-Request-ID", value: requestID)) }
+        if response.asksProxyCredentials { fields.append((name: "Proxy-Authenticate", value: "Basic realm=\"faultline\"")) }
         return OwnResponse(status: response.status, contentType: response.contentType, declaresLength: true, fields: fields,
                            body: body, sendsBody: response.includeBody, keepAlive: response.keepAlive, ending: .complete,
                            record: .local(contentType: response.contentType, headers: [],

@@ -47,7 +47,7 @@ extension DownstreamConnection: ClientConnection {
         phase = .closed
         do {
             let http2 = try HTTP2Connection(socket: socket, context: context, clientIP: clientIP, clientPort: clientPort,
-                                            scheme: scheme, number: number, initial: bytes)
+                                            scheme: scheme, number: number, initial: bytes, interception: interception)
             context.connectionUpgraded(from: self, to: http2)
         } catch {
             socket.close()

@@ -69,6 +69,11 @@ extension DownstreamConnection {
                 return
             }
         }
+        if let connect = pendingConnect, !phase.isClosed, let forward {
+            pendingConnect = nil
+            beginConnect(connect, config: forward)
+            return
+        }
         if let exchange, !phase.isClosed {
             // A refused request that is not fully read never will be: it is answered now.
             run(exchange.machine.decodingPaused(), on: exchange)
@@ -85,13 +90,29 @@ extension DownstreamConnection {
 
     private func beginExchange(_ received: HTTPHead) {
         deadline.disarm()
+        if forward != nil && received.method == "CONNECT" {
+            // Handled when the pass ends: what follows the head belongs to the tunnel.
+            pendingConnect = received
+            return
+        }
         // The record keeps the target as received (its userinfo is redacted there); routing
         // and the upstream see the origin form.
         let membership = membership(of: received)
         let trace = startTrace(received, log: context.snapshot.log, inSession: membership.session != nil)
         var head = received
-        if let origin = received.originFormTarget { head.target = origin }
-        startExchange(head, trace: trace, membership: membership, mayKeepAlive: !context.draining, startedAt: context.loop.now)
+        var destination = interception?.destination
+        if let forward {
+            switch admitForward(&head, config: forward) {
+            case .success(let admitted): destination = admitted
+            case .failure(let refusal):
+                writeLocalAndClose(refusal.response)
+                return
+            }
+        } else if let origin = received.originFormTarget {
+            head.target = origin
+        }
+        startExchange(head, trace: trace, membership: membership, mayKeepAlive: !context.draining, startedAt: context.loop.now,
+                      destination: destination)
     }
 
     /// A connection-level answer (a head that did not parse or did not arrive in time):

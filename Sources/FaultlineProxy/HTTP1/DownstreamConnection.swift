@@ -1,6 +1,7 @@
 import FaultlineHTTP
 import FaultlineIO
 import FaultlineTLS
+import FaultlineConfig
 
 /// A client connection speaking HTTP/1: decodes requests one at a time (pipelined ones wait
 /// their turn), reports each one to its `Exchange`'s machine and carries out what the
@@ -81,19 +82,30 @@ final class DownstreamConnection: StreamSocketDelegate {
     let scheme: StaticString
     /// Whether the first bytes may still be an HTTP/2 preface (an h2c listener, nothing read yet).
     var awaitsH2CPreface: Bool
+    /// The forward-proxy settings of the listener, if it is one.
+    let forward: ForwardProxyConfig?
+    /// A CONNECT head whose tunnel starts once the decoding pass ends (the bytes behind it
+    /// are the tunnel's).
+    var pendingConnect: HTTPHead?
+    /// On a connection intercepted after CONNECT: where every request goes, and the place it
+    /// holds among the open tunnels (released when the last holder goes).
+    let interception: ForwardInterception?
 
-    init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?, h2c: Bool = false) throws(IOError) {
+    init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?, h2c: Bool = false,
+         forward: ForwardProxyConfig? = nil, interception: ForwardInterception? = nil) throws(IOError) {
         self.context = context
+        self.forward = forward
+        self.interception = interception
         awaitsH2CPreface = h2c && tls == nil
         clientIP = peer?.ip ?? "unknown"
         clientPort = peer.map { Int($0.port) }
         number = context.connections.nextNumber()
-        scheme = tls == nil ? "http" : "https"
+        scheme = tls == nil && interception == nil ? "http" : "https"
         let limits = context.snapshot.config.limits
         decoder = HTTP1Decoder(kind: .request, limits: HTTP1DecoderLimits(
             maxTargetBytes: limits.maxRequestLineBytes, maxHeaderBytes: limits.maxHeaderBytes,
             maxHeaderCount: limits.maxHeaderCount))
-        socket = try StreamSocket(fd: fd, loop: context.loop, peer: peer, transformer: tls?.makeSession())
+        socket = try StreamSocket(fd: fd, loop: context.loop, peer: peer, transformer: interception?.session ?? tls?.makeSession())
         socket.delegate = self
         deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
     }

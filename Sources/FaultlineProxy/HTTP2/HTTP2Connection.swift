@@ -35,6 +35,8 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
     var streamsBegun = 0
     /// "https" or "http", for X-Forwarded-Proto and the records.
     let scheme: StaticString
+    /// On a connection intercepted after CONNECT: where every stream's request goes.
+    let interception: ForwardInterception?
     var phase = Phase.open
     /// Open request streams by id.
     var streams: [Int32: HTTP2Stream] = [:]
@@ -61,7 +63,8 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
     /// Takes over `socket` from the HTTP/1 connection that accepted it; `initial` are bytes
     /// already read (the h2c preface).
     init(socket: StreamSocket, context: LoopContext, clientIP: String, clientPort: Int?, scheme: StaticString,
-         number: Int, initial: UnsafeRawBufferPointer?) throws(HTTP2Failure) {
+         number: Int, initial: UnsafeRawBufferPointer?, interception: ForwardInterception? = nil) throws(HTTP2Failure) {
+        self.interception = interception
         self.socket = socket
         self.number = number
         self.context = context

@@ -110,7 +110,8 @@ final class HTTP2Stream {
     /// Starts the request's exchange as every host does; keep-alive is the connection's
     /// business on HTTP/2, so the machine may always keep it.
     func startStreamExchange(_ head: HTTPHead, trace: ExchangeTrace?, membership: SessionMembership, startedAt: UInt64) {
-        startExchange(head, trace: trace, membership: membership, mayKeepAlive: true, startedAt: startedAt)
+        startExchange(head, trace: trace, membership: membership, mayKeepAlive: true, startedAt: startedAt,
+                      destination: connection.interception?.destination)
         releaseUpstreamCork()
         connection.scheduleFlush()
     }

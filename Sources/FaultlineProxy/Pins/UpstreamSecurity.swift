@@ -31,6 +31,18 @@ final class UpstreamSecurity: Sendable {
         self.appPins = appPins
     }
 
+    /// A forward-proxy destination's settings: a shared context (system store plus the
+    /// forward listener's `upstream_ca`), the name verified, no pins.
+    init(forwardedTo upstream: UpstreamConfig, context: TLSClientContext) {
+        upstreamName = upstream.name
+        self.context = context
+        serverName = upstream.host
+        port = upstream.port
+        verifyHostname = true
+        pins = nil
+        appPins = nil
+    }
+
     /// A client session for a new connection.
     func makeSession() -> TLSSession {
         context.makeSession(serverName: serverName, port: port, verifyHostname: verifyHostname)

@@ -17,6 +17,9 @@ public final class ConfigSnapshot: Sendable {
     private let addresses: [String: SocketAddress]
     /// Per listener (same order as the config), the TLS context if the listener speaks TLS.
     let listenerTLS: [TLSServerContext?]
+    /// Per listener, the interception context of a forward-proxy listener (its CA and leaf
+    /// cache), kept across reloads while the CA files stay the same.
+    let interceptors: [TLSInterceptor?]
     private let security: [String: UpstreamSecurity]
     /// Decides which faults fire; its counters live as long as this snapshot.
     public let faults: FaultDecider
@@ -67,6 +70,23 @@ public final class ConfigSnapshot: Sendable {
                 errors.append(ConfigError(path: "listeners[\(index)].tls", message: "\(error)"))
             }
         }
+        var interceptors: [TLSInterceptor?] = []
+        for (index, listener) in config.listeners.enumerated() {
+            guard let forward = listener.forward else {
+                interceptors.append(nil)
+                continue
+            }
+            if let kept = previous?.interceptor(certificate: forward.caCertificatePath, key: forward.caKeyPath) {
+                interceptors.append(kept)
+                continue
+            }
+            do {
+                interceptors.append(try TLSInterceptor(caCertificateFile: forward.caCertificatePath, caKeyFile: forward.caKeyPath))
+            } catch {
+                interceptors.append(nil)
+                errors.append(ConfigError(path: "listeners[\(index)].forward.ca", message: "\(error)"))
+            }
+        }
         var faultBodies: [String: [UInt8]] = [:]
         for (routeIndex, route) in config.routes.enumerated() {
             for (faultIndex, fault) in route.faults.enumerated() {
@@ -102,7 +122,16 @@ public final class ConfigSnapshot: Sendable {
         self.addresses = addresses
         self.security = security
         self.listenerTLS = listenerTLS
+        self.interceptors = interceptors
+        interceptorFiles = config.listeners.map { $0.forward.map { [$0.caCertificatePath, $0.caKeyPath] } ?? [] }
         appPinWarnings = appPins.warnings
+    }
+
+    private let interceptorFiles: [[String]]
+
+    /// This snapshot's interception context for the CA at `certificate` / `key`, if it has one.
+    func interceptor(certificate: String, key: String) -> TLSInterceptor? {
+        interceptorFiles.firstIndex(of: [certificate, key]).flatMap { interceptors[$0] }
     }
 
     /// The resolved address of the upstream named `name`.

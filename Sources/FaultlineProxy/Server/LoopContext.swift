@@ -26,6 +26,10 @@ final class LoopContext: @unchecked Sendable {
     let pool = UpstreamPool()
     /// HTTP/2 upstream connections (`protocol: h2` or `h2c`), shared by this loop's exchanges.
     let http2Upstreams = HTTP2UpstreamRegistry()
+    /// Hosts forward-proxy clients asked for, resolved.
+    let forwardResolver = ForwardResolver()
+    /// TLS settings towards intercepted hosts.
+    let forwardSecurities = ForwardSecurityCache()
     /// This loop's request counts, latencies and pool sizes for `GET /metrics`.
     let metrics: LoopMetrics
     /// Whether the process is draining: no keep-alive, no new connections.
@@ -75,7 +79,8 @@ final class LoopContext: @unchecked Sendable {
         do {
             let tls = listenerIndex < snapshot.listenerTLS.count ? snapshot.listenerTLS[listenerIndex] : nil
             let h2c = listenerIndex < snapshot.config.listeners.count && snapshot.config.listeners[listenerIndex].h2c
-            let connection = try DownstreamConnection(fd: fd, peer: peer, context: self, tls: tls, h2c: h2c)
+            let forward = listenerIndex < snapshot.config.listeners.count ? snapshot.config.listeners[listenerIndex].forward : nil
+            let connection = try DownstreamConnection(fd: fd, peer: peer, context: self, tls: tls, h2c: h2c, forward: forward)
             clients[ObjectIdentifier(connection)] = connection
         } catch {
             Sockets.close(fd)

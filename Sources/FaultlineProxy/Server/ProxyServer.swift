@@ -81,6 +81,7 @@ public final class ProxyServer: Sendable {
         } else {
             admin = nil
         }
+        state.ownAddresses.withLock { $0 = bound + (admin.map { [$0.boundAddress] } ?? []) }
         for address in bound { events(.listening(address)) }
         state.warnIfCapped(config.limits)
     }

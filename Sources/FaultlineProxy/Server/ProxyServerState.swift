@@ -1,4 +1,5 @@
 import FaultlineConfig
+import FaultlineIO
 import Synchronization
 
 /// What every loop of the proxy shares: the current config snapshot, connection accounting,
@@ -21,6 +22,10 @@ final class ProxyServerState: Sendable {
     let metrics = ProxyMetrics()
     /// Per-test sessions; outside the snapshot, so they survive reloads.
     let sessions = SessionRegistry()
+    /// Faultline's own listening sockets (proxy and admin): a forward-proxy request to one is refused.
+    let ownAddresses = Mutex<[SocketAddress]>([])
+    /// Open CONNECT tunnels and intercepted connections, across loops (`forward.max_tunnels`).
+    let forwardTunnels = Atomic<Int>(0)
     /// The global request journal (`journal.capacity`, 0 = off).
     let journal: RequestJournal
     /// The dashboard's recent exchanges and per-second traffic (kept while an admin listener exists).

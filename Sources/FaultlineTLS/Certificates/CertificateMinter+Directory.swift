@@ -88,3 +88,25 @@ extension CertificateMinter {
         return try CertificateKey.generate()
     }
 }
+
+extension CertificateMinter {
+    /// Makes sure a development CA exists at `certificatePath` / `keyPath` (a forward proxy's
+    /// interception CA): kept when both files exist, minted as `initDirectory` mints one when
+    /// neither does (key 0600), refused when only one of them exists. True when minted.
+    public static func ensureCA(certificatePath: String, keyPath: String, now: Date) throws(CertificateError) -> Bool {
+        let hasCertificate = CertificateFile.exists(certificatePath)
+        let hasKey = CertificateFile.exists(keyPath)
+        if hasCertificate && hasKey { return false }
+        if hasCertificate != hasKey {
+            let missing = hasCertificate ? keyPath : certificatePath
+            throw CertificateError("\(missing) is missing beside \(hasCertificate ? certificatePath : keyPath): restore it, or remove both to mint a new CA")
+        }
+        let directory = URL(fileURLWithPath: certificatePath).deletingLastPathComponent().path
+        try CertificateFile.makeDirectory(directory)
+        let authority = try rootCA(commonName: "Faultline development CA", key: try CertificateKey.generate(),
+                                   validity: .days(3650, from: now))
+        try CertificateFile.write(authority.key.privateKeyPEM, to: keyPath, mode: 0o600)
+        try CertificateFile.write(authority.certificate.pem, to: certificatePath, mode: 0o644)
+        return true
+    }
+}

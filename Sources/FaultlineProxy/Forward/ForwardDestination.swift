@@ -1,0 +1,16 @@
+import FaultlineHTTP
+import FaultlineIO
+
+/// Where a forward-proxy request goes: the host the client named (absolute-form URL, or the
+/// CONNECT of the intercepted connection it came on), resolved, and whether it is spoken to
+/// over TLS.
+struct ForwardDestination {
+    /// The host and port the client asked for.
+    let target: ForwardTarget
+    /// The resolved address.
+    let address: SocketAddress
+    /// Whether the real host is spoken to over TLS (an intercepted CONNECT).
+    let tls: Bool
+    /// A CA file trusted for the real host besides the system store (`upstream_ca`).
+    let caFile: String?
+}
