@@ -213,3 +213,23 @@ struct DeviceSetupEndpointTests {
     static let servedPaths = ["/ca.pem", "/ca.der", "/faultline.mobileconfig", "/proxy.pac"]
     static let pacEval = TestPaths.scripts.appendingPathComponent("pac_eval.js").path
 }
+
+extension DeviceSetupEndpointTests {
+    /// What a device does: fetch the CA from the admin API, trust only it, and use the proxy
+    /// for HTTPS. The served certificate is the one the forward listener signs with.
+    @Test func aClientTrustingTheServedCAGetsInterceptedHTTPS() async throws {
+        let chain = try await TLSChainFactory.make()
+        let origin = try await TLSOriginProcess.python(chain: chain.path("chain.pem"), key: chain.path("leaf.key"))
+        defer { origin.kill() }
+        let forward = try await ForwardStack.start(forward: ["upstream_ca": chain.path("root.pem")])
+        defer { forward.stop() }
+        let served = forward.directory.path("served-ca.pem")
+        let fetched = try await Curl.run(["-o", served, "-w", "%{http_code}", forward.adminURL + "/ca.pem"])
+        #expect(fetched.text == "200", "\(fetched.text) \(fetched.stderr)")
+        let (result, status) = try await forward.curl(["-v", "--cacert", served, "https://localhost:\(origin.port)/device-path"])
+        #expect(status == 200 && result.text.contains("/device-path"), "\(result.text) \(result.stderr)")
+        // Faultline's leaf, not the origin's: the request was intercepted.
+        #expect(result.stderr.contains("Faultline development") && !result.stderr.contains("Faultline Test Intermediate"),
+                "\(result.stderr)")
+    }
+}
