@@ -5,6 +5,11 @@ import Glibc
 
 /// Thin, non-blocking socket system calls for the connection classes above.
 public enum Sockets {
+    /// `SOCK_STREAM` as an `Int32`. Spelled here, in a file that imports CLinux: in a
+    /// whole-module (release) build the C enum behind it is attributed to CLinux, whose
+    /// <sys/socket.h> is read first, and a file importing only Glibc cannot see it.
+    static let streamType = Int32(SOCK_STREAM.rawValue)
+
     /// Result of a non-blocking read.
     public enum ReadResult {
         /// This many bytes arrived.
