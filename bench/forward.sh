@@ -7,9 +7,9 @@
 #       (hey speaks CONNECT; one intercepted TLS connection per client, reused): req/s, p50,
 #       p99, proxy CPU per request
 #   (2) a new host per connection: bench/forward_client.py, one connection after another
-#       (CONNECT, TLS with a new SNI name PREFIX-N.bench.test, GET /64, close), against the
-#       same with one cached name: p50 of each, the difference (what minting a leaf and the
-#       first upstream connection for a name cost), and the resident memory added by
+#       (CONNECT, TLS with a new SNI name PREFIX-N.bench.test, GET /64, close), alternating
+#       with the same for one cached name: p50 of each, the difference (what minting a leaf
+#       and the first upstream connection for a name cost), and the resident memory added by
 #       BENCH_NEW_HOSTS (default 1000) minted names
 #   (3) Faultline only, the reference for (1)'s CPU: hey -c 50 https://localhost:T/64 to a
 #       Faultline TLS listener whose upstream is the same HTTPS origin (TLS on both sides,
@@ -40,7 +40,6 @@ read_common_settings
 read -r -a PROXIES <<<"${BENCH_PROXIES:-faultline mitmdump}"
 NEW_HOSTS=${BENCH_NEW_HOSTS:-1000}
 [[ $NEW_HOSTS =~ ^[1-9][0-9]*$ ]] || die "BENCH_NEW_HOSTS must be a positive integer, got '$NEW_HOSTS'"
-CACHED_CONNECTIONS=200
 
 need hey
 need curl
@@ -153,17 +152,14 @@ measure() {
   fi
   log "$name: (1) keep-alive HTTPS through interception"
   record "$name-keepalive" "$(hey_run "$name-keepalive" "$pid" "$ORIGIN_URL" -x "http://127.0.0.1:$port")"
-  log "$name: (2) a new host per connection ($NEW_HOSTS names, $CACHED_CONNECTIONS with a cached one)"
+  log "$name: (2) a new host per connection ($NEW_HOSTS new names alternating with a cached one)"
   python3 "$BENCH_DIR/forward_client.py" --proxy "127.0.0.1:$port" --target "127.0.0.1:$ORIGIN_TLS_PORT" --ca "$ca" \
     --count 20 --names cached >/dev/null || true
-  line=$(python3 "$BENCH_DIR/forward_client.py" --proxy "127.0.0.1:$port" --target "127.0.0.1:$ORIGIN_TLS_PORT" \
-    --ca "$ca" --count "$CACHED_CONNECTIONS" --names cached) || line="status=error"
-  record "$name-cached" "$line"
   rss0=$(rss_kib "$pid")
   line=$(python3 "$BENCH_DIR/forward_client.py" --proxy "127.0.0.1:$port" --target "127.0.0.1:$ORIGIN_TLS_PORT" \
-    --ca "$ca" --count "$NEW_HOSTS" --names new --prefix "n$RANDOM") || line="status=error"
+    --ca "$ca" --count "$NEW_HOSTS" --names mixed --prefix "n$RANDOM") || line="status=error $line"
   rss1=$(rss_kib "$pid")
-  record "$name-new" "$line rss_added_kib=$((rss1 - rss0)) hwm_kib=$(rss_kib "$pid" VmHWM)"
+  record "$name-newhost" "$line rss_added_kib=$((rss1 - rss0)) hwm_kib=$(rss_kib "$pid" VmHWM)"
   kill -0 "$pid" 2>/dev/null || { show_log "$name"; die "$name died during the measurement"; }
 }
 
@@ -221,22 +217,25 @@ for proxy in "${PROXIES[@]}"; do
 done
 
 mkdir -p "$BENCH_DIR/results"
-python3 - "$RESULTS" "$BENCH_DIR/results/forward-latest.md" "$DURATION" "$WARMUP" "$NEW_HOSTS" "$CACHED_CONNECTIONS" \
+python3 - "$RESULTS" "$BENCH_DIR/results/forward-latest.md" "$DURATION" "$WARMUP" "$NEW_HOSTS" \
   "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "${FL_BIN:-}" "${MITMDUMP:-}" <<'EOF'
 import sys
-results, out, seconds, warmup, new_hosts, cached, host, date, fl_bin, mitm = sys.argv[1:]
+results, out, seconds, warmup, new_hosts, host, date, fl_bin, mitm = sys.argv[1:]
 runs = {}
 for line in open(results):
     name, _, fields = line.rstrip("\n").partition("\t")
     runs[name] = dict(item.partition("=")[::2] for item in fields.split())
 def get(name, key):
+    # A failed measurement has status=error: none of its numbers count.
+    if "status" in runs.get(name, {}):
+        return None
     value = runs.get(name, {}).get(key)
     try:
         return float(value)
     except (TypeError, ValueError):
         return None
 lines = [f"Forward proxy, {date}: {host}; hey -c 50 for {seconds} s (+{warmup} s warm-up); "
-         f"new hosts: {new_hosts} connections with new names, {cached} with a cached one, one at a time.", ""]
+         f"new hosts: {new_hosts} connections with new names alternating with {new_hosts} with a cached one, one at a time.", ""]
 lines += ["| proxy | (1) keep-alive req/s | p50 ms | p99 ms | CPU µs/req | (2) new-host p50 ms | cached p50 ms | added ms | RSS added by new names MiB |",
           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
 for proxy in ("faultline", "mitmdump"):
@@ -249,8 +248,8 @@ for proxy in ("faultline", "mitmdump"):
     rps, p50, p99 = get(f"{proxy}-keepalive", "rps"), get(f"{proxy}-keepalive", "p50_us"), get(f"{proxy}-keepalive", "p99_us")
     cpu = get(f"{proxy}-keepalive", "cpu_us")
     requests = get(f"{proxy}-keepalive", "requests")
-    new, old = get(f"{proxy}-new", "p50_us"), get(f"{proxy}-cached", "p50_us")
-    rss = get(f"{proxy}-new", "rss_added_kib")
+    new, old = get(f"{proxy}-newhost", "new_p50_us"), get(f"{proxy}-newhost", "cached_p50_us")
+    rss = get(f"{proxy}-newhost", "rss_added_kib")
     f = lambda v, scale=1, fmt="{:,.2f}": "error" if v is None else fmt.format(v / scale)
     lines.append(f"| {proxy} | {f(rps, fmt='{:,.0f}')} | {f(p50, 1000)} | {f(p99, 1000)} | "
                  f"{f(cpu / requests if cpu is not None and requests else None, fmt='{:,.1f}')} | {f(new, 1000)} | {f(old, 1000)} | "
@@ -270,10 +269,10 @@ ref = (float(tls["cpu_us"]) / float(tls["requests"])) if tls and "requests" in t
 ratio = (fl_cpu / fl_req) / ref if fl_cpu is not None and fl_req and ref else None
 targets.append(("(1) Faultline CPU/request ≤ 1.5× its TLS listener's (3)", None if ratio is None else ratio <= 1.5,
                 "" if ratio is None else f"{ratio:.2f}×"))
-new, old = get("faultline-new", "p50_us"), get("faultline-cached", "p50_us")
+new, old = get("faultline-newhost", "new_p50_us"), get("faultline-newhost", "cached_p50_us")
 added = None if new is None or old is None else (new - old) / 1000
 targets.append(("(2) a new host adds < 5 ms at p50", None if added is None else added < 5, "" if added is None else f"{added:.2f} ms"))
-rss = get("faultline-new", "rss_added_kib")
+rss = get("faultline-newhost", "rss_added_kib")
 scaled = None if rss is None else rss / 1024 * 1000 / int(new_hosts)
 targets.append(("(2) RSS added by 1,000 minted names < 10 MiB", None if scaled is None else scaled < 10,
                 "" if scaled is None else f"{scaled:.1f} MiB"))

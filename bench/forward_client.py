@@ -1,15 +1,17 @@
 """One HTTPS request per connection through a forward proxy, one after another, for
 bench/forward.sh: CONNECT, a TLS handshake verified against the proxy's CA, GET, read to the
 end, close. Each connection's SNI is either a new name (the proxy mints a leaf for it) or the
-same one (its leaf is cached), so the difference of the two runs' latencies is what a first
-request to a new host costs.
+same one (its leaf is cached), so the difference of their latencies is what a first request
+to a new host costs.
 
     python3 forward_client.py --proxy 127.0.0.1:8888 --target 127.0.0.1:8443 --ca CA.pem \
-        --count 200 --names new|cached --prefix run1 [--path /64]
+        --count 1000 --names mixed|new|cached --prefix run1 [--path /64]
 
-Prints one line: `count=N errors=E p50_us=.. p90_us=.. mean_us=..`. The names are
-PREFIX-N.bench.test (new) or cached.bench.test (cached); the origin's certificate must
-cover *.bench.test. Exits 1 when more than a tenth of the connections fail.
+`mixed` alternates a new name and the cached one, COUNT of each, so both see the same load
+on a busy machine. Prints one line of key=value: count, errors, p50_us, p90_us, mean_us for
+`new` and `cached`; for `mixed` each key twice, prefixed new_ and cached_. The names are
+PREFIX-N.bench.test and cached.bench.test; the origin's certificate must cover
+*.bench.test. Exits 1 when more than a tenth of the connections fail.
 """
 import argparse
 import socket
@@ -51,7 +53,7 @@ def main():
     parser.add_argument("--target", required=True)
     parser.add_argument("--ca", required=True)
     parser.add_argument("--count", type=int, default=200)
-    parser.add_argument("--names", choices=["new", "cached"], required=True)
+    parser.add_argument("--names", choices=["new", "cached", "mixed"], required=True)
     parser.add_argument("--prefix", default="h")
     parser.add_argument("--path", default="/64")
     args = parser.parse_args()
@@ -61,23 +63,31 @@ def main():
     target = (host, int(port))
     context = ssl.create_default_context(cafile=args.ca)
     # No session resumption across names: each connection is a full handshake either way.
-    latencies, errors = [], 0
+    kinds = ["new", "cached"] if args.names == "mixed" else [args.names]
+    latencies = {kind: [] for kind in kinds}
+    errors = {kind: 0 for kind in kinds}
     for index in range(args.count):
-        name = f"{args.prefix}-{index}.bench.test" if args.names == "new" else "cached.bench.test"
-        try:
-            latencies.append(one(proxy, target, name, context, args.path))
-        except (OSError, ssl.SSLError) as error:
-            errors += 1
-            if errors <= 3:
-                print(f"forward_client: {name}: {error}", file=sys.stderr)
-    if not latencies or errors * 10 > args.count:
-        print(f"count={len(latencies)} errors={errors}")
-        return 1
-    latencies.sort()
-    p90 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.9))]
-    print(f"count={len(latencies)} errors={errors} p50_us={statistics.median(latencies):.0f} p90_us={p90} "
-          f"mean_us={statistics.mean(latencies):.0f}")
-    return 0
+        for kind in kinds:
+            name = f"{args.prefix}-{index}.bench.test" if kind == "new" else "cached.bench.test"
+            try:
+                latencies[kind].append(one(proxy, target, name, context, args.path))
+            except (OSError, ssl.SSLError) as error:
+                errors[kind] += 1
+                if sum(errors.values()) <= 3:
+                    print(f"forward_client: {name}: {error}", file=sys.stderr)
+    fields, failed = [], False
+    for kind in kinds:
+        prefix = f"{kind}_" if args.names == "mixed" else ""
+        values = sorted(latencies[kind])
+        fields.append(f"{prefix}count={len(values)} {prefix}errors={errors[kind]}")
+        if not values or errors[kind] * 10 > args.count:
+            failed = True
+            continue
+        p90 = values[min(len(values) - 1, int(len(values) * 0.9))]
+        fields.append(f"{prefix}p50_us={statistics.median(values):.0f} {prefix}p90_us={p90} "
+                      f"{prefix}mean_us={statistics.mean(values):.0f}")
+    print(" ".join(fields))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
