@@ -14,7 +14,8 @@
 # virtual environment step at the end.
 # python3-h2 (the `h2` package for /usr/bin/python3) drives the HTTP/2 conformance tools
 # Tests/Scripts/h2probe.py, h2origin.py and h2conformance.py; python3-prometheus-client parses
-# GET /metrics in the metrics tests.
+# GET /metrics in the metrics tests; python3-requests is the second client stack of the
+# forward-proxy tests (ForwardInterceptionTests).
 # nodejs runs the PAC file the admin API serves (DeviceSetupTests), as a browser would.
 set -euo pipefail
 
@@ -30,7 +31,7 @@ for arg in "$@"; do
 done
 
 packages=(libssl-dev libnghttp2-dev node-llhttp pkg-config curl python3
-          python3-h2 python3-prometheus-client nghttp2-client openssl ca-certificates
+          python3-h2 python3-prometheus-client python3-requests nghttp2-client openssl ca-certificates
           podman chromium python3-venv nodejs)
 if [[ $bench -eq 1 ]]; then
   packages+=(nginx-light haproxy wrk strace linux-perf gcc hey)

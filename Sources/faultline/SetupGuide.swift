@@ -63,7 +63,8 @@ struct SetupGuide {
             "    </network-security-config>",
             "  and in AndroidManifest.xml: <application android:networkSecurityConfig=\"@xml/network_security_config\" …>",
             "  An app that pins its hosts refuses Faultline's certificate for them anyway: Faultline counts the",
-            "  refusals and can pass such hosts through (docs/forward-proxy.md).",
+            "  refusals (GET /intercept on the admin API) and, with forward.pass_through_after_refusals, passes",
+            "  such hosts through.",
         ]
     }
 }

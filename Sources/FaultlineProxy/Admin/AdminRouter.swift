@@ -20,6 +20,7 @@ struct AdminRouter: Sendable {
         "GET /sessions/{id}/rules", "POST /sessions/{id}/rules", "GET /sessions/{id}/rules/{name}",
         "PUT /sessions/{id}/rules/{name}", "DELETE /sessions/{id}/rules/{name}", "POST /sessions/{id}/reset",
         "GET /sessions/{id}/requests", "GET /ui/", "GET /exchanges", "GET /exchanges/{seq}", "GET /exchanges/stream", "GET /overview",
+        "GET /intercept",
         "GET /ca.pem", "GET /ca.der", "GET /faultline.mobileconfig", "GET /proxy.pac",
     ]
 
@@ -55,6 +56,8 @@ struct AdminRouter: Sendable {
             return exchanges(method, Array(segments.dropFirst()), request)
         case "overview" where segments.count == 1:
             return overview(request)
+        case "intercept" where segments.count == 1:
+            return intercept(request)
         case let name? where segments.count == 1 && Self.deviceSetupPaths.contains("/" + name):
             return deviceSetup(name, request)
         default:

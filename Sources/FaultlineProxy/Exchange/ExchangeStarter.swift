@@ -79,8 +79,9 @@ struct ExchangeStarter {
     }
 
     /// A route naming no upstream sends the request to the host the client asked for: the
-    /// route is copied with an upstream for that host (name `host:port`, the defaults for
-    /// timeouts and pool). On a reverse-proxy listener there is no such host: 502.
+    /// route is copied with the configured upstream for that exact host, port and scheme when
+    /// there is one (its timeouts, pool, trust and pins apply), else with an upstream made for
+    /// it (name `host:port`, the defaults). On a reverse-proxy listener there is no such host: 502.
     private func resolveRequestedHost(_ route: CompiledRoute, setup: inout ExchangeSetup) -> CompiledRoute? {
         guard route.upstream.isRequestedHost else { return route }
         guard let destination else {
@@ -88,6 +89,11 @@ struct ExchangeStarter {
             return nil
         }
         let target = destination.target
+        if let configured = snapshot.config.upstreams.first(where: {
+            $0.host == target.host && $0.port == target.port && $0.isTLS == destination.tls
+        }) {
+            return CompiledRoute(index: route.index, name: route.name, upstream: configured, faults: route.faults)
+        }
         let upstream = UpstreamConfig(name: target.description, scheme: destination.tls ? "https" : "http",
                                       host: target.host, port: target.port, hostHeader: .preserve)
         return CompiledRoute(index: route.index, name: route.name, upstream: upstream, faults: route.faults)

@@ -6,11 +6,14 @@ final class ForwardInterception {
     let destination: ForwardDestination
     /// The server session, taken by the connection's socket.
     let session: TLSSession
+    /// `forward.pass_through_after_refusals` of the listener.
+    let passThroughAfterRefusals: Int?
     private let release: () -> Void
 
-    init(destination: ForwardDestination, session: TLSSession, release: @escaping () -> Void) {
+    init(destination: ForwardDestination, session: TLSSession, passThroughAfterRefusals: Int?, release: @escaping () -> Void) {
         self.destination = destination
         self.session = session
+        self.passThroughAfterRefusals = passThroughAfterRefusals
         self.release = release
     }
 

@@ -35,7 +35,7 @@ extension DownstreamConnection {
                 status: 503, message: "too many open tunnels (forward.max_tunnels = \(config.maxTunnels))", keepAlive: false))
             return
         }
-        if config.intercepts(host: target.host) {
+        if config.intercepts(host: target.host) && !state.interceptRefusals.passesThrough(target.host) {
             intercept(head, destination: destination, config: config, initial: initial)
             return
         }
@@ -54,7 +54,8 @@ extension DownstreamConnection {
                 status: 502, message: "cannot mint a certificate for \(destination.target.host)", keepAlive: false))
             return
         }
-        let interception = ForwardInterception(destination: destination, session: session, release: release)
+        let interception = ForwardInterception(destination: destination, session: session,
+                                               passThroughAfterRefusals: config.passThroughAfterRefusals, release: release)
         socket.write(Array("HTTP/1.1 200 Connection Established\r\n\r\n".utf8))
         // Bytes sent before the 200 (a ClientHello sent early) cannot be handed to the new
         // socket: such a client is closed rather than served half a handshake.

@@ -17,10 +17,6 @@ extension DownstreamConnection {
         if let response = ForwardGate(config: config).refusal(clientIP: clientIP, headers: head.headers) {
             return .failure(ForwardRefusal(response: response))
         }
-        if head.method == "CONNECT" {
-            return .failure(ForwardRefusal(response: LocalResponse(
-                status: 501, message: "CONNECT is not handled here", keepAlive: false)))
-        }
         let parsed: (target: ForwardTarget, origin: [UInt8])
         switch ForwardTarget.absolute(head.target) {
         case .success(let value): parsed = value

@@ -141,6 +141,10 @@ final class DownstreamConnection: StreamSocketDelegate {
     }
 
     func socketDidReadEOF(_ socket: StreamSocket) {
+        if interception != nil, phase.isIdle, socket.transformer?.isHandshakeComplete == false, socket.bytesSent > 0 {
+            // Our certificate went out and the client hung up without a word.
+            noteInterceptRefusal("the client closed the connection right after the server's certificate")
+        }
         // Like nginx, a client that closes its side has given up: cancel the upstream work.
         abort()
     }
@@ -150,7 +154,13 @@ final class DownstreamConnection: StreamSocketDelegate {
     }
 
     func socket(_ socket: StreamSocket, didFail error: IOError) {
-        if error.isSecureChannelFailure, phase.isIdle {
+        if error.isSecureChannelFailure, phase.isIdle, interception != nil, Self.isCertificateRefusal(error.description) {
+            noteInterceptRefusal(error.description)
+        } else if !error.isSecureChannelFailure, interception != nil, phase.isIdle,
+                  socket.transformer?.isHandshakeComplete == false, socket.bytesSent > 0 {
+            // A reset right after our certificate: the alert, if one was sent, died with it.
+            noteInterceptRefusal("the client reset the connection right after the server's certificate (\(error))")
+        } else if error.isSecureChannelFailure, phase.isIdle {
             // A failed TLS handshake (plain HTTP on a TLS port, an untrusting client) is worth
             // telling the operator: the client only sees a closed connection.
             context.state.events(.clientTLSFailure(peer: clientIP, reason: error.description))

@@ -12,8 +12,10 @@ extension LoopContext {
         metrics.record(routeIndex: exchange.route?.index ?? -1, routeName: exchange.route?.name ?? "",
                        status: exchange.clientStatus, nanoseconds: elapsed)
         guard let failure = exchange.machine.failure?.error, failure == .upstreamConnect || failure == .upstreamTLS,
-              let upstream = exchange.route?.upstream.name else { return }
-        state.metrics.upstreamFailed(upstream, tls: failure == .upstreamTLS)
+              let upstream = exchange.route?.upstream else { return }
+        // A forward proxy's hosts are any the clients name: one series for all of them keeps
+        // the metrics bounded (the log and journal name the host).
+        state.metrics.upstreamFailed(upstream.isForwarded ? "forward" : upstream.name, tls: failure == .upstreamTLS)
     }
 
     /// Publishes the idle connections of this loop's pool per configured upstream; from the

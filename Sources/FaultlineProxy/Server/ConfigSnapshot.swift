@@ -1,3 +1,4 @@
+import Foundation
 import FaultlineIO
 import FaultlineConfig
 import FaultlineTLS
@@ -78,6 +79,13 @@ public final class ConfigSnapshot: Sendable {
             }
             if let kept = previous?.interceptor(certificate: forward.caCertificatePath, key: forward.caKeyPath) {
                 interceptors.append(kept)
+                continue
+            }
+            if !FileManager.default.fileExists(atPath: forward.caCertificatePath)
+                && !FileManager.default.fileExists(atPath: forward.caKeyPath) {
+                // Not minted yet: `faultline run` mints it before starting (check-config only
+                // looks); a CONNECT to intercept without one gets 502.
+                interceptors.append(nil)
                 continue
             }
             do {

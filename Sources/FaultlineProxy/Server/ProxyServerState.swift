@@ -26,6 +26,8 @@ final class ProxyServerState: Sendable {
     let ownAddresses = Mutex<[SocketAddress]>([])
     /// Open CONNECT tunnels and intercepted connections, across loops (`forward.max_tunnels`).
     let forwardTunnels = Atomic<Int>(0)
+    /// Hosts whose intercepted certificate clients refused (`GET /intercept`).
+    let interceptRefusals = InterceptRefusals()
     /// The global request journal (`journal.capacity`, 0 = off).
     let journal: RequestJournal
     /// The dashboard's recent exchanges and per-second traffic (kept while an admin listener exists).

@@ -126,3 +126,36 @@ struct ForwardTunnelTests {
         }
     }
 }
+
+extension ForwardTunnelTests {
+    /// A thousand tunnels to the demo origin held open at once: the next CONNECT is refused
+    /// (503), plain requests and the admin API are still served, and nothing else suffers.
+    @Test func aThousandHeldTunnelsAreBounded() async throws {
+        let forward = try await ForwardStack.start(forward: ["pass_through": ["127.0.0.1"], "max_tunnels": 1000])
+        defer { forward.stop() }
+        let request = "CONNECT 127.0.0.1:\(forward.origin.port) HTTP/1.1\r\n\r\n"
+        let held = try await Blocking.run { () -> [RawClient] in
+            var clients: [RawClient] = []
+            for _ in 0..<1000 {
+                let client = try RawClient(port: forward.proxy.port, readTimeout: .seconds(20))
+                try client.send(request)
+                clients.append(client)
+            }
+            return clients
+        }
+        var established = 0
+        for client in held where String(decoding: client.read(until: "\r\n\r\n"), as: UTF8.self).hasPrefix("HTTP/1.1 200") {
+            established += 1
+        }
+        #expect(established == 1000)
+        let over = try RawClient(port: forward.proxy.port)
+        try over.send(request)
+        let refused = String(decoding: over.readUntilClose().bytes, as: UTF8.self)
+        #expect(refused.hasPrefix("HTTP/1.1 503"), "\(refused)")
+        let plain = try await forward.curl(["http://127.0.0.1:\(forward.origin.port)/json"])
+        #expect(plain.status == 200, "\(plain.result.text)")
+        let health = try await Curl.run([forward.adminURL + "/health"])
+        #expect(health.exitCode == 0, "\(health.stderr)")
+        for client in held { client.close() }
+    }
+}
