@@ -6,7 +6,8 @@
 #   scripts/setup.sh            build + test + run dependencies
 #   scripts/setup.sh --bench    also nginx-light, haproxy and wrk for bench/run.sh (Debian 12's
 #                               nginx-light pulls in nginx, built with the HTTP/2 module the
-#                               h2 scenarios need; h2load comes with nghttp2-client)
+#                               h2 scenarios need; h2load comes with nghttp2-client), hey and
+#                               mitmproxy (PyPI, in .build/bench-mitmproxy) for bench/forward.sh
 #
 # podman builds the container image (scripts/container.sh), which the test command checks.
 # chromium and python3-venv serve the dashboard's browser tests (DashboardBrowserTests): see the
@@ -15,6 +16,7 @@
 # Tests/Scripts/h2probe.py, h2origin.py and h2conformance.py; python3-prometheus-client parses
 # GET /metrics in the metrics tests; python3-requests is the second client stack of the
 # forward-proxy tests (ForwardInterceptionTests).
+# nodejs runs the PAC file the admin API serves (DeviceSetupTests), as a browser would.
 set -euo pipefail
 
 bench=0
@@ -30,9 +32,9 @@ done
 
 packages=(libssl-dev libnghttp2-dev node-llhttp pkg-config curl python3
           python3-h2 python3-prometheus-client python3-requests nghttp2-client openssl ca-certificates
-          podman chromium python3-venv)
+          podman chromium python3-venv nodejs)
 if [[ $bench -eq 1 ]]; then
-  packages+=(nginx-light haproxy wrk strace linux-perf gcc)
+  packages+=(nginx-light haproxy wrk strace linux-perf gcc hey)
 fi
 
 missing=()
@@ -98,5 +100,14 @@ if ! "$venv/bin/python" -c 'import playwright, axe_playwright_python' >/dev/null
   mkdir -p "$root/.build"
   /usr/bin/python3 -m venv --system-site-packages "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check 'playwright==1.65.2' 'axe-playwright-python==0.1.8'
+fi
+
+# bench/forward.sh compares with mitmproxy's mitmdump, from PyPI into its own virtual
+# environment under .build (its pinned dependencies stay out of the system Python).
+mitm="$root/.build/bench-mitmproxy"
+if [[ $bench -eq 1 && ! -x $mitm/bin/mitmdump ]]; then
+  echo "setup.sh: installing mitmproxy into $mitm" >&2
+  /usr/bin/python3 -m venv "$mitm"
+  "$mitm/bin/pip" install -q --disable-pip-version-check 'mitmproxy==11.0.2'
 fi
 exit 0

@@ -5,6 +5,11 @@ import Glibc
 
 /// Thin, non-blocking socket system calls for the connection classes above.
 public enum Sockets {
+    /// `SOCK_STREAM` as an `Int32`. Spelled here, in a file that imports CLinux: in a
+    /// whole-module (release) build the C enum behind it is attributed to CLinux, whose
+    /// <sys/socket.h> is read first, and a file importing only Glibc cannot see it.
+    static let streamType = Int32(SOCK_STREAM.rawValue)
+
     /// Result of a non-blocking read.
     public enum ReadResult {
         /// This many bytes arrived.
@@ -20,7 +25,7 @@ public enum Sockets {
     /// A listening TCP socket bound to `address`, non-blocking, with SO_REUSEPORT so that each
     /// event loop can own one.
     public static func listen(on address: SocketAddress, reusePort: Bool, backlog: Int32 = 1024) throws(IOError) -> Int32 {
-        let fd = cl_socket_nonblocking(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue))
+        let fd = cl_socket_nonblocking(address.isIPv6 ? AF_INET6 : AF_INET, streamType)
         guard fd >= 0 else { throw IOError.last("socket") }
         _ = cl_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1)
         if reusePort { _ = cl_set_int_option(fd, SOL_SOCKET, SO_REUSEPORT, 1) }
@@ -69,7 +74,7 @@ public enum Sockets {
 
     /// Starts a non-blocking connect; returns the descriptor (connection may be in progress).
     public static func connect(to address: SocketAddress) throws(IOError) -> Int32 {
-        let fd = cl_socket_nonblocking(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue))
+        let fd = cl_socket_nonblocking(address.isIPv6 ? AF_INET6 : AF_INET, streamType)
         guard fd >= 0 else { throw IOError.last("socket") }
         let result = address.withSockaddr { Glibc.connect(fd, $0, $1) }
         if result != 0 && cl_errno() != EINPROGRESS {
@@ -169,10 +174,6 @@ public enum Sockets {
     public static func setResetOnClose(_ fd: Int32) {
         _ = cl_set_linger_zero(fd)
     }
-
-    /// `SOCK_STREAM` as an `Int32`, for files that see only Glibc: whole-module (release)
-    /// builds find the socket type constants through the C shim's headers, not Glibc's.
-    static let streamType = Int32(SOCK_STREAM.rawValue)
 
     /// Closes a descriptor.
     public static func close(_ fd: Int32) {

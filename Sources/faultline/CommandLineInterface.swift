@@ -20,6 +20,7 @@ enum CommandLineInterface {
       faultline har export|clear [--admin URL] [--token T] [--output FILE]
       faultline scenario start FILE|status|stop NAME [--session ID] [--admin URL] [--token T]
       faultline scenario from-har FILE.har [--only-failures] [--compress F | --max-gap-ms N] [--host P ...] [-o OUT]
+      faultline setup ios-simulator|android-emulator|device [--config FILE] [--proxy ADDR] [--admin ADDR] [--certs DIR] [--lan IP]
       faultline --version
       faultline <command> --help
 
@@ -55,6 +56,8 @@ enum CommandLineInterface {
             return HARCommand.main(rest)
         case "scenario", "scenarios":
             return ScenarioCommand.main(rest)
+        case "setup":
+            return SetupCommand.main(rest)
         default:
             Console.err("faultline: unknown command \"\(command)\"\n\n\(usage)")
             return .usage

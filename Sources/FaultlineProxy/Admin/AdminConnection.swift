@@ -187,13 +187,19 @@ final class AdminConnection: StreamSocketDelegate, RequestInputOwner {
     /// Why the request is refused before any endpoint sees it, if it is.
     private func refusal(of request: AdminRequest) -> AdminResponse? {
         // DNS rebinding: a page on a name that now points here still sends its own name.
+        // The device-setup files (the CA certificate, its profile, the PAC file) are fetched by
+        // a phone or an emulator, which reach this machine by an IP literal (a LAN address,
+        // 10.0.2.2); a rebinding page needs a name, so any IP literal is accepted for them.
+        let setupFile = AdminRouter.isDeviceSetupFile(request)
         let hosts = request.headers.count(of: "host")
-        if hosts != 1 || !context.hostCheck.allows(request.headers.first("host")) {
+        let host = request.headers.first("host")
+        if hosts != 1 || !(setupFile ? context.hostCheck.allowsPublicFile(host) : context.hostCheck.allows(host)) {
             return .error(421, "the Host header must name the admin API (its address, or localhost, 127.0.0.1 or [::1], with its port)")
         }
         // The dashboard's page, script and style files hold no data: they load without the
-        // token, so the page can ask for it. Every request they make carries it.
-        if !DashboardAssets.isPublic(request), let refusal = authorize(request) { return refusal }
+        // token, so the page can ask for it. Every request they make carries it. The
+        // device-setup files hold only public data and a device's browser has no token.
+        if !DashboardAssets.isPublic(request) && !setupFile, let refusal = authorize(request) { return refusal }
         // CSRF: a page on another site can send a form or a "simple" request (text/plain,
         // form-encoded, multipart) without asking; application/json needs a CORS preflight,
         // which this API never grants. DELETE is never simple, so a bodiless one needs no type.

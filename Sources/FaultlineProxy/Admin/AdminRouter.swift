@@ -1,3 +1,4 @@
+import FaultlineIO
 import Foundation
 
 /// Answers admin requests: health, pin status, and the rules (list, add, replace, remove,
@@ -5,6 +6,9 @@ import Foundation
 /// `ProxyServerState.updateOverlay`, so it is all or nothing and reaches new exchanges atomically.
 struct AdminRouter: Sendable {
     let server: ProxyServerState
+    /// Where the proxy's listeners are bound, in config order (ephemeral ports resolved): the
+    /// PAC file names the forward listener's port.
+    var listenerAddresses: [SocketAddress] = []
 
     /// The endpoints, as listed in 404 answers.
     static let endpoints = [
@@ -21,6 +25,7 @@ struct AdminRouter: Sendable {
         "GET /scenarios", "POST /scenarios", "GET /scenarios/{name}", "DELETE /scenarios/{name}",
         "POST /scenarios/{name}/start", "POST /scenarios/{name}/stop", "GET /ui/", "GET /exchanges", "GET /exchanges/{seq}", "GET /exchanges/stream", "GET /overview",
         "GET /intercept",
+        "GET /ca.pem", "GET /ca.der", "GET /faultline.mobileconfig", "GET /proxy.pac",
     ]
 
     func respond(to request: AdminRequest) -> AdminResponse {
@@ -59,6 +64,8 @@ struct AdminRouter: Sendable {
             return overview(request)
         case "intercept" where segments.count == 1:
             return intercept(request)
+        case let name? where segments.count == 1 && Self.deviceSetupPaths.contains("/" + name):
+            return deviceSetup(name, request)
         default:
             return notFound(request)
         }

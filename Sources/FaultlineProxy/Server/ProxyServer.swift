@@ -75,7 +75,7 @@ public final class ProxyServer: Sendable {
         if let error = failure.withLock({ $0 }) { throw ProxyStartError(message: error) }
         if let adminConfig = config.admin {
             let address = try SocketAddress.resolve(host: adminConfig.address.host, port: adminConfig.address.port)
-            let admin = try AdminServer(config: adminConfig, address: address, loop: group.loops[0], router: AdminRouter(server: state))
+            let admin = try AdminServer(config: adminConfig, address: address, loop: group.loops[0], router: AdminRouter(server: state, listenerAddresses: bound))
             self.admin = admin
             events(.adminListening(admin.boundAddress))
         } else {

@@ -95,6 +95,14 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         CertificateOpenSSL.colonHex(CertificateOpenSSL.sha256(derBytes))
     }
 
+    /// OpenSSL's old-style subject hash (`openssl x509 -subject_hash_old`) as 8 hex digits:
+    /// the file name (`HASH.0`) Android's system CA store uses.
+    public var subjectHashOld: String {
+        let hash = UInt32(truncatingIfNeeded: X509_subject_name_hash_old(x509))
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
     /// `notBefore` in ISO 8601 (UTC).
     public var notBeforeISO8601: String {
         CertificateTime.iso8601(notBefore)
