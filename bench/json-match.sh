@@ -115,3 +115,6 @@ lines += ["", f"Binary: `{binary}`."]
 text = "\n".join(lines) + "\n"
 open(out, "w").write(text)
 print(text, end="")
+EOF
+log "table written to bench/results/json-match-latest.md"
+exit 0
