@@ -33,6 +33,7 @@ make_workdir json-match
 # drops its body) with 200.
 ORIGIN_PORT=$(free_port)
 mkdir -p "$WORK/www" "$WORK/origin-tmp" && chmod 777 "$WORK/origin-tmp" && chmod 755 "$WORK/www"
+printf '%063d\n' 0 | tr 0 f >"$WORK/www/64" && chmod 644 "$WORK/www/64"   # what wait_ready asks for
 sed -e '/@TLS@/d' -e "s|@DIR@|$WORK|g" -e "s|@PORT@|$ORIGIN_PORT|g" \
   -e 's|        root .*www;|&\n        location = /post { return 200 "ok\\n"; }|' \
   "$BENCH_DIR/conf/origin-nginx.conf.in" >"$WORK/origin.conf"
