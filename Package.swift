@@ -59,16 +59,17 @@ let package = Package(
                 swiftSettings: strict + [.define("FAULTLINE_LAUNCH", .when(platforms: [.linux, .macOS]))]),
 
         // Helpers every test target shares: temporary directories, processes, sockets, clients.
+        .target(name: "FaultlineMemoryIO", dependencies: ["FaultlineIO"], path: "Tests/FaultlineMemoryIO", swiftSettings: strict),
         .target(name: "FaultlineTestSupport", dependencies: ["COpenSSL"], path: "Tests/FaultlineTestSupport", swiftSettings: strict),
         .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
         .testTarget(name: "FaultlineHTTP2Tests", dependencies: ["FaultlineHTTP2", "FaultlineHTTP"], swiftSettings: strict),
-        .testTarget(name: "FaultlineIOTests", dependencies: ["FaultlineIO", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineIOTests", dependencies: ["FaultlineIO", "FaultlineMemoryIO", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineConfigTests", dependencies: ["FaultlineConfig", "FaultlineTLS", "FaultlineHTTP", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineLogTests", dependencies: ["FaultlineLog", "FaultlineConfig", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineTLSTests", dependencies: ["FaultlineTLS", "FaultlineIO", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineAppPinsTests", dependencies: ["FaultlineAppPins", "FaultlineTLS", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineDemoOriginTests", dependencies: ["FaultlineDemoOrigin", "FaultlineIO", "FaultlineHTTP", "FaultlineTestSupport"], swiftSettings: strict),
-        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog", "FaultlineTestSupport"], swiftSettings: strict),
+        .testTarget(name: "FaultlineProxyTests", dependencies: ["FaultlineProxy", "FaultlineIO", "FaultlineMemoryIO", "FaultlineHTTP", "FaultlineConfig", "FaultlineTLS", "FaultlineLog", "FaultlineTestSupport"], swiftSettings: strict),
         // Depends on the executable so that building the tests builds the binary they run, and on
         // FaultlineAppPins to read the pin snippets the binary prints back with each platform's rules.
         .testTarget(name: "FaultlineIntegrationTests", dependencies: ["faultline", "URLSessionProbe", "FaultlineTestSupport", "FaultlineAppPins", "FaultlineTLS"], swiftSettings: strict),

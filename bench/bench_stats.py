@@ -1,4 +1,5 @@
-"""Reading the results files of bench/faults.sh, bench/sessions.sh and bench/logging.sh.
+"""Reading the results files of bench/faults.sh, bench/sessions.sh, bench/dashboard.sh and
+bench/logging.sh, and rendering their overhead tables.
 
 Each line is `NAME<TAB>key=value ...` (wrk's BENCH fields from stats.lua plus cpu_us), or
 `NAME<TAB>status=error` for a failed measurement. Imported by the scripts' report steps
@@ -37,3 +38,37 @@ def median(runs, name, key):
     if key == "errors":
         return max(sum(int(r[k]) for k in ERROR_KEYS) for r in g)
     return statistics.median(float(r[key]) for r in g)
+
+
+def overhead_table(runs, title, rows, footer):
+    """The Markdown overhead table of bench/faults.sh, bench/sessions.sh and
+    bench/dashboard.sh: one row per (name, label, target, base) where `base` names the row
+    whose requests per second the ratio divides by (None: the row is a baseline, shown as
+    1.00) and `target` is the least ratio that meets the goal (None: no goal)."""
+    lines = [title, "",
+             "| config | req/s | CPU µs/req | p50 ms | p99 ms | errors | ratio | target | met |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for name, label, target, base in rows:
+        rps = median(runs, name, "rps")
+        goal = "" if target is None else f"≥ {target:.2f}"
+        if rps is None:
+            lines.append(f"| {label} | error | | | | | | {goal} | n/a |")
+            continue
+        if base is None:
+            ratio_text, met = "1.00", ""
+        else:
+            base_rps = median(runs, base, "rps")
+            ratio = rps / base_rps if base_rps else None
+            ratio_text = "n/a" if ratio is None else f"{ratio:.3f} of {base}"
+            met = "" if target is None else ("n/a" if ratio is None else ("met" if ratio >= target else "**missed**"))
+        lines.append(f"| {label} | {rps:,.0f} | {median(runs, name, 'cpu'):.1f} | "
+                     f"{median(runs, name, 'p50_us') / 1000:.2f} | {median(runs, name, 'p99_us') / 1000:.2f} | "
+                     f"{median(runs, name, 'errors')} | {ratio_text} | {goal} | {met} |")
+    return "\n".join(lines + ["", footer]) + "\n"
+
+
+def write_report(text, out):
+    """Writes the table to `out` and prints it."""
+    with open(out, "w") as f:
+        f.write(text)
+    print(text, end="")

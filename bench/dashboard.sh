@@ -94,34 +94,15 @@ mkdir -p "$(dirname "$OUT")"
 PYTHONPATH="$BENCH_DIR" python3 - "$RESULTS" "$OUT" "$DURATION" "$WARMUP" "$ROUNDS" \
   "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$FL_BIN" "$FL_QUIET" <<'PY'
 import sys
-from bench_stats import load_runs, median as median_of
+from bench_stats import load_runs, overhead_table, write_report
 results, out, seconds, warmup, rounds, host, date, binary, quiet = sys.argv[1:]
-runs = load_runs(results)
-median = lambda name, key: median_of(runs, name, key)
-
-rows = [("none", "(a) no stream client", None),
-        ("one", "(b) one dashboard on the live stream", 0.97),
-        ("ten", "(c) ten dashboards on the live stream", 0.90)]
-base = median("none", "rps")
-lines = [f"Dashboard overhead, {date}: {host}; Faultline `workers: 2` with the admin API, wrk -t2 -c50 keep-alive "
-         f"GET /64 for {seconds} s (+{warmup} s warm-up); median of {rounds} round(s).", "",
-         "| config | req/s | CPU µs/req | p50 ms | p99 ms | errors | ratio to (a) | target | met |",
-         "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
-for name, label, target in rows:
-    rps = median(name, "rps")
-    goal = "" if target is None else f"≥ {target:.2f}"
-    if rps is None:
-        lines.append(f"| {label} | error | | | | | | {goal} | n/a |")
-        continue
-    ratio = rps / base if base else None
-    met = "" if target is None or ratio is None else ("met" if ratio >= target else "**missed**")
-    lines.append(f"| {label} | {rps:,.0f} | {median(name, 'cpu'):.1f} | {median(name, 'p50_us') / 1000:.2f} | "
-                 f"{median(name, 'p99_us') / 1000:.2f} | {median(name, 'errors')} | "
-                 f"{'1.00' if name == 'none' else (f'{ratio:.3f}' if ratio else 'n/a')} | {goal} | {met} |")
-lines += ["", f"Binary: `{binary}`. Added to every config: `{quiet or 'nothing'}`."]
-text = "\n".join(lines) + "\n"
-open(out, "w").write(text)
-print(text, end="")
+rows = [("none", "(a) no stream client", None, None),
+        ("one", "(b) one dashboard on the live stream", 0.97, "none"),
+        ("ten", "(c) ten dashboards on the live stream", 0.90, "none")]
+title = (f"Dashboard overhead, {date}: {host}; Faultline `workers: 2` with the admin API, wrk -t2 -c50 keep-alive "
+         f"GET /64 for {seconds} s (+{warmup} s warm-up); median of {rounds} round(s).")
+write_report(overhead_table(load_runs(results), title, rows,
+                            f"Binary: `{binary}`. Added to every config: `{quiet or 'nothing'}`."), out)
 PY
 log "table written to $OUT"
 exit 0

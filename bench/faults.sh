@@ -6,8 +6,13 @@
 #   (a) base    one catch-all route, no faults
 #   (b) rules   BENCH_RULES routes with a 503 fault that never match, then the catch-all
 #   (c) delay0  the catch-all with a `delay: 0` fault that fires on every request
+#   (d) paths50 50 routes with a 503 fault whose path never matches, then the catch-all
+#   (e) match50 50 routes with a 503 fault on every path whose `headers` and `query`
+#               conditions never hold (wrk sends neither), then the catch-all
 #
-# Targets: (b)/(a) >= 0.95 and (c)/(a) >= 0.9 in requests per second.
+# Targets: (b)/(a) >= 0.95, (c)/(a) >= 0.9 and (e)/(d) >= 0.95 in requests per second: (e)
+# compares every request's header and query conditions against 50 rules, (d) only the route
+# index's path lookup.
 #
 #   bench/faults.sh                      10 s per measurement, one round
 #   BENCH_ROUNDS=3 bench/faults.sh       medians of three rounds (order rotated per round)
@@ -35,7 +40,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 read_common_settings
 RULES=${BENCH_RULES:-1000}
 [[ $RULES =~ ^[1-9][0-9]*$ ]] || die "BENCH_RULES must be a positive integer, got '$RULES'"
-CONFIGS=(base rules delay0)
+CONFIGS=(base rules delay0 paths50 match50)
 
 # ------------------------------------------------------------------------------- tools
 need wrk
@@ -81,6 +86,13 @@ routes = []
 if name == "rules":
     routes = [{"name": f"r{i}", "match": {"path_prefix": f"/never/{i}"}, "upstream": "origin",
                "faults": [{"status": 503}]} for i in range(rules)]
+if name == "paths50":
+    routes = [{"name": f"p{i}", "match": {"path_prefix": f"/never/{i}"}, "upstream": "origin",
+               "faults": [{"status": 503}]} for i in range(50)]
+if name == "match50":
+    routes = [{"name": f"m{i}", "match": {"headers": {"x-tenant": f"tenant-{i}*", "x-canary": True},
+                                          "query": {"variant": f"v{i}"}},
+               "upstream": "origin", "faults": [{"status": 503}]} for i in range(50)]
 catch_all = {"name": "all", "upstream": "origin"}
 if name == "delay0":
     catch_all["faults"] = [{"delay": 0}]
@@ -96,7 +108,7 @@ RESULTS=$WORK/results.tsv
 : >"$RESULTS"
 # run_config NAME ROUND : starts Faultline with NAME's config, checks it, measures, stops it.
 run_config() {
-  local name=$1 round=$2 port pid
+  local name=$1 round=$2 port pid code
   port=$(free_port)
   write_config "$name" "$port"
   start "$name" "$FL_BIN" run --config "$WORK/$name.json"
@@ -104,6 +116,12 @@ run_config() {
   wait_ready "$name" "$port" "$pid"
   expect "$name" "$port" /64 200
   [[ $name != rules ]] || expect "$name" "$port" "/never/$((RULES - 1))/x" 503
+  [[ $name != paths50 ]] || expect "$name" "$port" "/never/49/x" 503
+  if [[ $name == match50 ]]; then
+    code=$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' -H 'X-Tenant: tenant-49-a' -H 'X-Canary: 1' \
+      "http://127.0.0.1:$port/64?variant=v49") || die "match50: the matching request failed"
+    [[ $code == 503 ]] || die "match50: a request meeting rule m49 returned HTTP $code, expected 503"
+  fi
   log "  round $((round + 1))/$ROUNDS: $name (pid $pid, port $port)"
   printf '%s\t%s\n' "$name" "$(wrk_keepalive "$name-$round" "$pid" "http://127.0.0.1:$port/64")" >>"$RESULTS"
   if ! kill -0 "$pid" 2>/dev/null; then
@@ -126,35 +144,19 @@ mkdir -p "$BENCH_DIR/results"
 PYTHONPATH="$BENCH_DIR" python3 - "$RESULTS" "$BENCH_DIR/results/faults-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" "$RULES" \
   "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$FL_BIN" "$FL_QUIET" <<'EOF'
 import sys
-from bench_stats import load_runs, median as median_of
+from bench_stats import load_runs, overhead_table, write_report
 results, out, seconds, warmup, rounds, rules, host, date, binary, quiet = sys.argv[1:]
-runs = load_runs(results)
-median = lambda name, key: median_of(runs, name, key)
-
-rows = [("base", "(a) catch-all, no faults", None),
-        ("rules", f"(b) {rules} non-matching rules + catch-all", 0.95),
-        ("delay0", "(c) catch-all with `delay: 0` on every request", 0.90)]
-base = median("base", "rps")
-lines = [f"Fault engine overhead, {date}: {host}; Faultline `workers: 2`, wrk -t2 -c50 keep-alive "
-         f"GET /64 for {seconds} s (+{warmup} s warm-up); median of {rounds} round(s).", "",
-         "| config | req/s | CPU µs/req | p50 ms | p99 ms | errors | ratio to (a) | target | met |",
-         "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
-for name, label, target in rows:
-    rps = median(name, "rps")
-    if rps is None:
-        lines.append(f"| {label} | error | | | | | | {'' if target is None else f'≥ {target:.2f}'} | n/a |")
-        continue
-    ratio = rps / base if base else None
-    ratio_text = "1.00" if target is None else (f"{ratio:.3f}" if ratio is not None else "n/a")
-    met = "" if target is None else ("n/a" if ratio is None else ("met" if ratio >= target else "**missed**"))
-    lines.append(f"| {label} | {rps:,.0f} | {median(name, 'cpu'):.1f} | {median(name, 'p50_us') / 1000:.2f} | "
-                 f"{median(name, 'p99_us') / 1000:.2f} | {median(name, 'errors')} | {ratio_text} | "
-                 f"{'' if target is None else f'≥ {target:.2f}'} | {met} |")
-lines += ["", f"Binary: `{binary}`. No access log and no HAR capture, as nginx and HAProxy in bench/run.sh "
-          f"run without access logs; added to every config: `{quiet or 'nothing (neither key accepted by this binary)'}`."]
-text = "\n".join(lines) + "\n"
-open(out, "w").write(text)
-print(text, end="")
+rows = [("base", "(a) catch-all, no faults", None, None),
+        ("rules", f"(b) {rules} non-matching rules + catch-all", 0.95, "base"),
+        ("delay0", "(c) catch-all with `delay: 0` on every request", 0.90, "base"),
+        ("paths50", "(d) 50 non-matching path rules + catch-all", None, None),
+        ("match50", "(e) 50 rules on every path whose header and query conditions never hold + catch-all",
+         0.95, "paths50")]
+title = (f"Fault engine overhead, {date}: {host}; Faultline `workers: 2`, wrk -t2 -c50 keep-alive "
+         f"GET /64 for {seconds} s (+{warmup} s warm-up); median of {rounds} round(s).")
+footer = (f"Binary: `{binary}`. No access log and no HAR capture, as nginx and HAProxy in bench/run.sh "
+          f"run without access logs; added to every config: `{quiet or 'nothing (neither key accepted by this binary)'}`.")
+write_report(overhead_table(load_runs(results), title, rows, footer), out)
 EOF
 log "table written to bench/results/faults-latest.md"
 exit 0

@@ -117,34 +117,15 @@ mkdir -p "$BENCH_DIR/results"
 PYTHONPATH="$BENCH_DIR" python3 - "$RESULTS" "$BENCH_DIR/results/sessions-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" "$SESSIONS" \
   "$SESSION_RULES" "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$FL_BIN" "$FL_QUIET" <<'EOF'
 import sys
-from bench_stats import load_runs, median as median_of
+from bench_stats import load_runs, overhead_table, write_report
 results, out, seconds, warmup, rounds, sessions, rules, host, date, binary, quiet = sys.argv[1:]
-runs = load_runs(results)
-median = lambda name, key: median_of(runs, name, key)
-
-rows = [("base", "(a) no sessions", None),
-        ("idle", f"(b) {sessions} idle sessions x {rules} rules, requests outside them", 0.95),
-        ("insession", "(c) the same, every request in one session (no rule matches)", None)]
-base = median("base", "rps")
-lines = [f"Sessions overhead, {date}: {host}; Faultline `workers: 2`, wrk -t2 -c50 keep-alive GET /64 "
-         f"for {seconds} s (+{warmup} s warm-up); median of {rounds} round(s).", "",
-         "| config | req/s | CPU µs/req | p50 ms | p99 ms | errors | ratio to (a) | target | met |",
-         "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
-for name, label, target in rows:
-    rps = median(name, "rps")
-    goal = "" if target is None else f"≥ {target:.2f}"
-    if rps is None:
-        lines.append(f"| {label} | error | | | | | | {goal} | n/a |")
-        continue
-    ratio = rps / base if base else None
-    met = "" if target is None or ratio is None else ("met" if ratio >= target else "**missed**")
-    lines.append(f"| {label} | {rps:,.0f} | {median(name, 'cpu'):.1f} | {median(name, 'p50_us') / 1000:.2f} | "
-                 f"{median(name, 'p99_us') / 1000:.2f} | {median(name, 'errors')} | "
-                 f"{'1.00' if name == 'base' else (f'{ratio:.3f}' if ratio else 'n/a')} | {goal} | {met} |")
-lines += ["", f"Binary: `{binary}`. Added to every config: `{quiet or 'nothing'}`."]
-text = "\n".join(lines) + "\n"
-open(out, "w").write(text)
-print(text, end="")
+rows = [("base", "(a) no sessions", None, None),
+        ("idle", f"(b) {sessions} idle sessions x {rules} rules, requests outside them", 0.95, "base"),
+        ("insession", "(c) the same, every request in one session (no rule matches)", None, "base")]
+title = (f"Sessions overhead, {date}: {host}; Faultline `workers: 2`, wrk -t2 -c50 keep-alive GET /64 "
+         f"for {seconds} s (+{warmup} s warm-up); median of {rounds} round(s).")
+write_report(overhead_table(load_runs(results), title, rows,
+                            f"Binary: `{binary}`. Added to every config: `{quiet or 'nothing'}`."), out)
 EOF
 log "table written to bench/results/sessions-latest.md"
 exit 0

@@ -73,7 +73,7 @@ print()
 print("| type | `var` stored fields |")
 print("| --- | ---: |")
 for name in ["DownstreamConnection", "HTTP2Stream", "HTTP2Connection", "Exchange", "UpstreamConnection",
-             "HTTP2UpstreamStream", "AdminConnection", "DemoOriginConnection"]:
+             "HTTP2UpstreamStream", "AdminConnection", "DemoOriginConnection", "RequestInputLoop"]:
     print(f"| {name} | {stored_vars(name)} |")
 print()
 print("## Requirements per protocol of the exchange seam")
@@ -82,6 +82,14 @@ print("| protocol | requirements |")
 print("| --- | ---: |")
 for name in ["ExchangeClient", "ExchangeHost", "ClientCodec", "UpstreamConnectionOwner", "UpstreamStreamOwner",
              "UpstreamLegOwner"]:
+    if any(re.search(rf"\bprotocol\s+{name}\b", p.read_text()) for p in sources):
+        print(f"| {name} | {requirements(name)} |")
+print()
+print("## Requirements per protocol of the I/O seams (the in-memory transport, the shared request loop)")
+print()
+print("| protocol | requirements |")
+print("| --- | ---: |")
+for name in ["StreamTransport", "StreamNetwork", "RequestInputOwner"]:
     if any(re.search(rf"\bprotocol\s+{name}\b", p.read_text()) for p in sources):
         print(f"| {name} | {requirements(name)} |")
 PY

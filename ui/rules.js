@@ -32,7 +32,20 @@ function matchText(match) {
   if (match.path) parts.push(match.path);
   if (match.path_prefix) parts.push(`${match.path_prefix}*`);
   if (match.path_glob) parts.push(match.path_glob);
+  for (const [key, label] of [['headers', 'header'], ['query', 'query'], ['cookies', 'cookie'], ['json', 'json']]) {
+    for (const [name, condition] of Object.entries(match[key] || {})) parts.push(conditionText(label, name, condition));
+  }
+  if (match.client) parts.push(`from ${match.client.join(', ')}`);
+  if (match.not) parts.push(`not (${matchText(match.not)})`);
   return parts.length ? parts.join(' ') : 'every request';
+}
+
+// A head or body condition as the config writes it: a value (exact or glob), true (present)
+// or false (absent).
+function conditionText(label, name, condition) {
+  if (condition === true) return `${label} ${name} present`;
+  if (condition === false) return `${label} ${name} absent`;
+  return `${label} ${name}=${typeof condition === 'string' ? condition : JSON.stringify(condition)}`;
 }
 
 function ruleCard(rule) {

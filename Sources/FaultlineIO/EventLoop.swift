@@ -31,6 +31,9 @@ public final class EventLoop: @unchecked Sendable {
     private var turnEndRunning: [TurnEndHandler] = []
     private let pending = Mutex<[@Sendable () -> Void]>([])
     private let stopRequested = Atomic<Bool>(false)
+    /// Where `StreamSocket.connect` connects on this loop when set: an in-memory network
+    /// (tests). Nil in production: the kernel's.
+    package weak var network: (any StreamNetwork)?
 
     /// Creates a loop; call `run()` on the thread that will own it.
     public init(index: Int, readBufferSize: Int = 64 * 1024) throws(IOError) {
@@ -178,14 +181,34 @@ public final class EventLoop: @unchecked Sendable {
             runPendingTasks()
             runTurnEnd()
         }
-        // Handlers and timer callbacks hold the loop (and the objects around it) strongly:
-        // dropping them once the loop has stopped ends those cycles, so a process that exits
-        // after a drain leaves nothing behind for a leak checker to find.
+        discardWork()
+    }
+
+    /// Drops every registration, timer, turn-end handler and queued task. Handlers and timer
+    /// callbacks hold the loop (and the objects around it) strongly: dropping them once the
+    /// loop has stopped ends those cycles, so a process that exits after a drain (or a test
+    /// done with a loop it drove by `runTurn`) leaves nothing behind for a leak checker.
+    package func discardWork() {
         slots.removeAll()
         turnEnd.removeAll()
         timers = TimerQueue()
         pending.withLock { tasks in tasks.removeAll() }
     }
+
+    /// One turn without epoll, for a loop that is never `run()` (tests drive it, with its
+    /// sockets on in-memory transports): `now` becomes `time`, then the timers due by then,
+    /// the tasks from `execute` and the turn-end handlers run, as at the end of a turn of `run()`.
+    package func runTurn(at time: UInt64) {
+        now = max(now, time)
+        for callback in timers.popExpired(now: now) {
+            callback()
+        }
+        runPendingTasks()
+        runTurnEnd()
+    }
+
+    /// When the next timer is due (monotonic ns), if one is scheduled.
+    package var nextTimerDeadline: UInt64? { timers.nextDeadline() }
 
     /// Calls the turn-end handlers, and those they register in turn; the two arrays swap so
     /// that no turn allocates.

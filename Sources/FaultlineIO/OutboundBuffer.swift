@@ -13,11 +13,12 @@ struct OutboundBuffer {
         storage.append(contentsOf: bytes)
     }
 
-    /// Writes as much as the socket takes; returns an error if the write failed.
-    mutating func flush(to fd: Int32) -> IOError? {
+    /// Writes as much as the socket takes through `write` (the socket's system call, kernel
+    /// or in-memory); returns an error if the write failed.
+    mutating func flush(_ write: (UnsafeRawBufferPointer) -> Result<Int, IOError>) -> IOError? {
         while !isEmpty {
             let result = storage.withUnsafeBytes { raw in
-                Sockets.write(fd, UnsafeRawBufferPointer(rebasing: raw[start...]))
+                write(UnsafeRawBufferPointer(rebasing: raw[start...]))
             }
             switch result {
             case .success(0):

@@ -32,7 +32,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         let literal = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         if let address = SocketAddress(ip: literal, port: port) { return address }
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = Sockets.streamType
         var result: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(literal, nil, &hints, &result)
         guard status == 0, let first = result else {

@@ -170,6 +170,10 @@ public enum Sockets {
         _ = cl_set_linger_zero(fd)
     }
 
+    /// `SOCK_STREAM` as an `Int32`, for files that see only Glibc: whole-module (release)
+    /// builds find the socket type constants through the C shim's headers, not Glibc's.
+    static let streamType = Int32(SOCK_STREAM.rawValue)
+
     /// Closes a descriptor.
     public static func close(_ fd: Int32) {
         _ = Glibc.close(fd)

@@ -8,14 +8,12 @@ extension StreamSocket {
             transformer.shutdown()
             var goodbye: [UInt8] = []
             transformer.takeOutput(into: &goodbye)
-            if !goodbye.isEmpty { goodbye.withUnsafeBytes { _ = Sockets.write(fd, $0) } }
+            if !goodbye.isEmpty { goodbye.withUnsafeBytes { _ = systemWrite($0) } }
         }
         let left = lifecycle.close()
         delegate = nil
         if let timer = left.closingTimer { loop.cancel(timer) }
-        loop.forgetClosing(fd)
-        if reset { Sockets.setResetOnClose(fd) }
-        Sockets.close(fd)
+        systemClose(reset: reset)
     }
 
     /// Sends what is queued, then FIN. If the peer may still be sending, reads and discards
@@ -45,11 +43,11 @@ extension StreamSocket {
             flushTransformerOutput()
             if isClosed { return }
         }
-        if !tcpConnecting && !outbound.isEmpty && outbound.flush(to: fd) != nil {
+        if !tcpConnecting && !outbound.isEmpty && outbound.flush({ systemWrite($0) }) != nil {
             close()
             return
         }
-        if outbound.isEmpty && Sockets.readableBytes(fd) == 0 {
+        if outbound.isEmpty && systemReadableBytes() == 0 {
             // Nothing unread: the kernel sends FIN after the queued bytes, no RST risk.
             close()
             return
@@ -63,7 +61,7 @@ extension StreamSocket {
             return
         }
         if outbound.isEmpty {
-            Sockets.shutdownWrite(fd)
+            systemShutdownWrite()
         }
         updateInterest()
     }

@@ -11,7 +11,7 @@ extension StreamSocket {
         if case .failed(let reason) = event {
             if let reply = transformer.clearTextReplyAfterFailure() {
                 // Best effort: a short answer into an empty send buffer.
-                reply.withUnsafeBytes { _ = Sockets.write(fd, $0) }
+                reply.withUnsafeBytes { _ = systemWrite($0) }
             }
             fail(IOError.secureChannel(reason, peer: peer))
             return

@@ -37,7 +37,7 @@ extension StreamSocket {
             return first.withUnsafeBytes { write($0) } && write(second)
         }
         return first.withUnsafeBytes { head -> Bool in
-            switch Sockets.write(fd, head, second) {
+            switch systemWrite(head, second) {
             case .success(let written):
                 bytesSent &+= UInt64(written)
                 if written < head.count {
@@ -83,7 +83,7 @@ extension StreamSocket {
     func writeRaw(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !isClosed else { return false }
         if outbound.isEmpty && !lifecycle.isTCPConnecting && !corked {
-            switch Sockets.write(fd, bytes) {
+            switch systemWrite(bytes) {
             case .success(let written):
                 bytesSent &+= UInt64(written)
                 if written < bytes.count {

@@ -9,7 +9,7 @@ import Glibc
 /// plaintext; "connected" then means the handshake completed, and application bytes written
 /// before that wait unencrypted until the delegate has seen `socketDidConnect`.
 public final class StreamSocket: EventHandler {
-    /// The descriptor (valid until closed).
+    /// The descriptor (valid until closed); -1 for a socket on an in-memory transport.
     public let fd: Int32
     /// The loop this socket lives on. A loop outlives every socket registered with it, so the
     /// reference skips reference counting (this is read several times per request).
@@ -21,6 +21,8 @@ public final class StreamSocket: EventHandler {
     public let peer: SocketAddress?
     /// The secure channel, if any, between this socket and its delegate.
     public let transformer: ByteTransformer?
+    /// The in-memory connection under this socket (tests); nil on a kernel descriptor.
+    let transport: (any StreamTransport)?
 
     /// Whether the socket has been closed.
     public var isClosed: Bool { lifecycle.isClosed }
@@ -55,11 +57,33 @@ public final class StreamSocket: EventHandler {
         self.loop = loop
         self.peer = peer
         self.transformer = transformer
+        transport = nil
         isClient = connecting
         lifecycle = StreamSocketLifecycle(connecting: connecting, secure: transformer != nil)
         watched = interest()
         try loop.register(fd, handler: self, events: watched)
-        if let transformer, !connecting {
+        startServerHandshake()
+    }
+
+    /// Wraps one end of an in-memory connection (tests): the same socket, its system calls
+    /// answered by `transport` instead of the kernel, its events delivered by whoever drives
+    /// the transport instead of epoll.
+    package init(transport: any StreamTransport, loop: EventLoop, peer: SocketAddress?, connecting: Bool = false,
+                 transformer: ByteTransformer? = nil) {
+        fd = -1
+        self.loop = loop
+        self.peer = peer
+        self.transformer = transformer
+        self.transport = transport
+        isClient = connecting
+        lifecycle = StreamSocketLifecycle(connecting: connecting, secure: transformer != nil)
+        watched = interest()
+        transport.watch(self, events: watched)
+        startServerHandshake()
+    }
+
+    private func startServerHandshake() {
+        if let transformer, !isClient {
             // The server side of a handshake just waits for the ClientHello.
             _ = transformer.start()
         }
@@ -69,6 +93,10 @@ public final class StreamSocket: EventHandler {
     /// the handshake, with a transformer) or `didFail`.
     public static func connect(to address: SocketAddress, on loop: EventLoop,
                                transformer: ByteTransformer? = nil) throws(IOError) -> StreamSocket {
+        if let network = loop.network {
+            return StreamSocket(transport: try network.connect(to: address), loop: loop, peer: address,
+                                connecting: true, transformer: transformer)
+        }
         let fd = try Sockets.connect(to: address)
         do {
             return try StreamSocket(fd: fd, loop: loop, peer: address, connecting: true, transformer: transformer)
@@ -104,6 +132,13 @@ public final class StreamSocket: EventHandler {
         case .connecting(closingTimer: nil), .connectingSecure, .handshaking, .open: break
         case .connecting(closingTimer: _?), .inputClosed, .lingering, .closed: return false
         }
+        if let transport {
+            switch transport.peek() {
+            case .bytes: return transformer != nil
+            case .endOfFile, .failed: return false
+            case .wouldBlock: return true
+            }
+        }
         var byte: UInt8 = 0
         let count = Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
         if count > 0 { return transformer != nil }
@@ -123,7 +158,7 @@ public final class StreamSocket: EventHandler {
             return
         }
         if events & IOEvents.error != 0 {
-            let code = Sockets.pendingError(fd)
+            let code = systemPendingError()
             fail(IOError("socket error", code: code == 0 ? 104 : code))
             return
         }
@@ -141,7 +176,7 @@ public final class StreamSocket: EventHandler {
     }
 
     private func finishConnect() {
-        let code = Sockets.pendingError(fd)
+        let code = systemPendingError()
         guard code == 0 else {
             fail(IOError("connect to \(peer?.description ?? "upstream")", code: code))
             return
@@ -174,7 +209,7 @@ public final class StreamSocket: EventHandler {
         // A few reads per wake-up keep large transfers moving without starving other sockets.
         for _ in 0..<4 {
             guard lifecycle.readsInput(wanted: readingWanted) else { return }
-            switch Sockets.read(fd, into: buffer) {
+            switch systemRead(into: buffer) {
             case .bytes(let count):
                 if case .lingering = lifecycle { continue }
                 let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
@@ -215,7 +250,7 @@ public final class StreamSocket: EventHandler {
 
     func flushOutbound() {
         let queued = outbound.count
-        let error = outbound.flush(to: fd)
+        let error = outbound.flush { systemWrite($0) }
         bytesSent &+= UInt64(queued - outbound.count)
         if let error {
             fail(error)
@@ -224,7 +259,7 @@ public final class StreamSocket: EventHandler {
         updateInterest()
         if outbound.isEmpty {
             if case .lingering = lifecycle {
-                Sockets.shutdownWrite(fd)
+                systemShutdownWrite()
             } else {
                 delegate?.socketDidDrain(self)
             }
@@ -251,7 +286,7 @@ public final class StreamSocket: EventHandler {
         let wanted = interest()
         if wanted != watched {
             watched = wanted
-            loop.modify(fd, events: wanted)
+            systemWatch(wanted)
         }
     }
 }

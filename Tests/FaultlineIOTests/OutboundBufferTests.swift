@@ -33,13 +33,13 @@ struct OutboundBufferTests {
         payload.withUnsafeBytes { buffer.append($0) }
         #expect(buffer.count == payload.count)
 
-        #expect(buffer.flush(to: pair.first) == nil)
+        #expect(buffer.flush { Sockets.write(pair.first, $0) } == nil)
         #expect(buffer.count > 0 && buffer.count < payload.count, "a small socket buffer takes part of 1 MiB")
         var received: [UInt8] = []
         var rounds = 0
         while !buffer.isEmpty && rounds < 100_000 {
             received += drain(pair.second)
-            #expect(buffer.flush(to: pair.first) == nil)
+            #expect(buffer.flush { Sockets.write(pair.first, $0) } == nil)
             rounds += 1
         }
         received += drain(pair.second)
@@ -56,7 +56,7 @@ struct OutboundBufferTests {
         let first = pattern(300_000, seed: 2), second = pattern(300_000, seed: 3)
         var buffer = OutboundBuffer()
         first.withUnsafeBytes { buffer.append($0) }
-        #expect(buffer.flush(to: pair.first) == nil)
+        #expect(buffer.flush { Sockets.write(pair.first, $0) } == nil)
         let written = first.count - buffer.count
         #expect(written > 0)
         var received = drain(pair.second)
@@ -64,7 +64,7 @@ struct OutboundBufferTests {
         second.withUnsafeBytes { buffer.append($0) }
         #expect(buffer.count == first.count + second.count - written)
         while !buffer.isEmpty {
-            #expect(buffer.flush(to: pair.first) == nil)
+            #expect(buffer.flush { Sockets.write(pair.first, $0) } == nil)
             received += drain(pair.second)
         }
         received += drain(pair.second)
@@ -77,7 +77,7 @@ struct OutboundBufferTests {
         close(pair.second)
         var buffer = OutboundBuffer()
         [UInt8](repeating: 7, count: 100).withUnsafeBytes { buffer.append($0) }
-        let result = buffer.flush(to: pair.first)
+        let result = buffer.flush { Sockets.write(pair.first, $0) }
         let error = try #require(result)
         #expect(error.code == EPIPE)
         #expect(buffer.count == 100, "nothing was taken")
@@ -88,7 +88,7 @@ struct OutboundBufferTests {
         defer { close(pair.first); close(pair.second) }
         var buffer = OutboundBuffer()
         #expect(buffer.isEmpty)
-        #expect(buffer.flush(to: pair.first) == nil)
+        #expect(buffer.flush { Sockets.write(pair.first, $0) } == nil)
         #expect(drain(pair.second).isEmpty)
     }
 }

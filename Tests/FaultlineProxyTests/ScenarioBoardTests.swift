@@ -18,22 +18,27 @@ struct ScenarioBoardTests {
 
     @Test func aCountedPhaseTakesExactlyItsRequestsUnderContention() throws {
         let (board, snapshot) = try Self.board(#"""
-        {"name": "c", "phases": [{"requests": 100, "rules": [{"name": "a"}]}, {"requests": 50, "rules": [{"name": "b"}]}, {"rules": []}]}
+        {"name": "c", "loop": true, "phases": [{"requests": 7, "rules": [{"name": "a"}]}, {"requests": 7, "rules": [{"name": "b"}]}]}
         """#)
         try board.start("c", now: 1)
-        let perPhase = Mutex([Int: Int]())
+        let perPhase = Mutex([String: Int]())
         let routes = snapshot.routes
-        // 8 threads at once, 40 requests each: the count must hold exactly under contention.
+        // 8 threads at once, 250 requests each, over some 285 phase boundaries: every start of
+        // a phase must take exactly its 7 requests, however the threads interleave.
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             guard let head = try? ExchangeStarterTests.head("GET /x HTTP/1.1\r\nHost: api.example\r\n\r\n") else { return }
-            for _ in 0..<40 {
-                let hit = board.route(head, client: "192.0.2.7", global: routes, now: 2)
-                perPhase.withLock { $0[hit?.phase.index ?? -1, default: 0] += 1 }
+            for _ in 0..<250 {
+                let key = board.route(head, client: "192.0.2.7", global: routes, now: 2).map { "\($0.phase.cycle)/\($0.phase.index)" } ?? "none"
+                perPhase.withLock { $0[key, default: 0] += 1 }
             }
         }
-        #expect(perPhase.withLock { $0 } == [0: 100, 1: 50, -1: 170])
-        #expect(board.slots.first?.phase?.index == 2)
-        #expect(board.slots.first?.transitions == 3)
+        let counts = perPhase.withLock { $0 }
+        #expect(counts["none"] == nil)
+        #expect(counts.values.reduce(0, +) == 2000)
+        // 2000 = 285 full phases of 7 and 5 requests into the next.
+        #expect(counts.values.filter { $0 == 7 }.count == 285, "\(counts.filter { $0.value != 7 })")
+        #expect(counts.values.filter { $0 != 7 } == [5])
+        #expect(board.slots.first?.transitions == 286)
     }
 
     @Test func aLateRequestCatchesATimedLoopUpWithoutStretchingIt() throws {
@@ -63,5 +68,36 @@ struct ScenarioBoardTests {
         try board.stop("f")
         #expect(board.route(head, client: "192.0.2.7", global: snapshot.routes, now: 5) == nil)
         #expect(board.runningCount.load(ordering: .relaxed) == 0)
+    }
+}
+
+extension ScenarioBoardTests {
+    @Test func aTimelineFarBehindRestartsItsClockAfterAHundredPhases() throws {
+        let (board, snapshot) = try Self.board(#"""
+        {"name": "t", "loop": true, "phases": [{"for_ms": 1, "rules": [{"name": "a"}]}, {"for_ms": 1, "rules": [{"name": "b"}]}]}
+        """#)
+        try board.start("t", now: 1_000_000_000)
+        let head = try ExchangeStarterTests.head("GET /x HTTP/1.1\r\nHost: api.example\r\n\r\n")
+        // A whole second late: 100 phases are passed over, then the clock restarts at the request.
+        let late: UInt64 = 2_000_000_000
+        let hit = board.route(head, client: "192.0.2.7", global: snapshot.routes, now: late)
+        #expect(hit?.phase.startedNs == late)
+        #expect(hit?.phase.index == 0)
+        #expect(hit?.phase.cycle == 50)
+        #expect(board.slots.first?.transitions == 101)
+    }
+
+    @Test func aTimedPhaseFollowedByACountedOneStopsCatchingUpThere() throws {
+        let (board, snapshot) = try Self.board(#"""
+        {"name": "m", "phases": [{"for_ms": 1, "rules": [{"name": "a"}]}, {"requests": 1, "rules": [{"name": "b"}]}, {"for_ms": 1}]}
+        """#)
+        try board.start("m", now: 1_000_000_000)
+        let head = try ExchangeStarterTests.head("GET /x HTTP/1.1\r\nHost: api.example\r\n\r\n")
+        let hit = board.route(head, client: "192.0.2.7", global: snapshot.routes, now: 1_500_000_000)
+        #expect(hit?.route.name == "b")
+        #expect(hit?.phase.startedNs == 1_001_000_000)
+        // The counted phase is full: the next request finds the last phase, which began then.
+        #expect(board.route(head, client: "192.0.2.7", global: snapshot.routes, now: 1_500_000_100) == nil)
+        #expect(board.slots.first?.phase?.index == 2)
     }
 }

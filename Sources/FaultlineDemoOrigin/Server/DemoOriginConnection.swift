@@ -6,7 +6,7 @@ import FaultlineIO
 /// Requests are decoded one at a time: after a request ends, decoding stops until its response
 /// is fully handed to the socket, so pipelined requests are answered in order and a client that
 /// does not read cannot make the origin buffer without bound.
-final class DemoOriginConnection: StreamSocketDelegate {
+final class DemoOriginConnection: StreamSocketDelegate, RequestInputOwner {
     /// Queued output above which the origin stops producing and reading.
     static let highWater = 256 * 1024
     /// Undecoded input held while a response is in progress, above which reading pauses.
@@ -20,29 +20,13 @@ final class DemoOriginConnection: StreamSocketDelegate {
     var producer = DemoOriginProducer.idle
     var timer: TimerID?
     var webSocket: DemoWebSocketFrameDecoder?
-    /// Received bytes not yet decoded, because a response was in progress.
-    var inbound: [UInt8] = []
-    /// Whether a decoding pass is running (a re-entrancy guard beside the lifecycle: a pass
-    /// starts and ends within one stage).
-    var isDecoding = false
-    /// Where the connection is: open, the peer's input ended (answers still go out), or
-    /// finished (closing or closed: nothing more is read or written).
-    var stage = Stage.open
-
-    /// The connection's lifecycle.
-    enum Stage {
-        /// Reading and answering.
-        case open
-        /// The peer sent FIN: what is being answered completes, nothing more is read.
-        case inputEnded
-        /// Closing or closed.
-        case finished
-    }
+    /// The input side: held input, the peer's end, closing (the lifecycle, shared with the
+    /// admin API's connections).
+    private(set) lazy var input = RequestInputLoop(socket: socket, owner: self, maxHeld: Self.maxInbound,
+                                                   outputHighWater: Self.highWater)
 
     /// Closing or closed: nothing more is read or written.
-    var isFinished: Bool { stage == .finished }
-    /// The peer's input ended (and the connection is not finished).
-    var peerClosed: Bool { stage == .inputEnded }
+    var isFinished: Bool { input.stage == .finished }
     /// The socket's delegate reference is weak: the connection keeps itself alive until it ends.
     private var retainer: DemoOriginConnection?
 
@@ -66,19 +50,11 @@ final class DemoOriginConnection: StreamSocketDelegate {
     // MARK: Socket events
 
     func socket(_ socket: StreamSocket, didRead bytes: UnsafeRawBufferPointer) {
-        guard !isFinished else { return }
-        if inbound.isEmpty {
-            consume(bytes)
-            afterInput()
-        } else {
-            inbound.append(contentsOf: bytes)
-            resumeDecoding()
-        }
+        input.received(bytes)
     }
 
     func socketDidReadEOF(_ socket: StreamSocket) {
-        if stage == .open { stage = .inputEnded }
-        afterInput()
+        input.peerEnded()
     }
 
     func socketDidDrain(_ socket: StreamSocket) {
@@ -95,62 +71,40 @@ final class DemoOriginConnection: StreamSocketDelegate {
 
     // MARK: Input
 
-    /// Whether the next HTTP bytes may be decoded now.
+    /// Whether the next bytes may be decoded now: WebSocket frames always, HTTP once the
+    /// last response is out and output is small.
     var canDecode: Bool {
-        !isFinished && webSocket == nil && !(exchange?.requestEnded ?? false)
-            && socket.pendingWriteBytes <= DemoOriginConnection.highWater
+        !isFinished && (webSocket != nil || (!(exchange?.requestEnded ?? false)
+            && socket.pendingWriteBytes <= DemoOriginConnection.highWater))
     }
 
-    /// Decodes or relays what it can of `bytes` and keeps the rest for later.
-    private func consume(_ bytes: UnsafeRawBufferPointer) {
-        isDecoding = true
-        var used = bytes.count
+    /// Decodes or relays what it can of `bytes`; the loop keeps the rest for later.
+    func decode(_ bytes: UnsafeRawBufferPointer) -> Int {
         if webSocket != nil {
             receiveWebSocket(bytes)
-        } else {
-            used = decode(bytes)
+            return bytes.count
         }
-        isDecoding = false
-        if used < bytes.count && !isFinished {
-            inbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[used...]))
-        }
+        return decodeHTTP(bytes)
+    }
+
+    /// The peer is gone and nothing is held: close, unless a response is in progress.
+    func inputEnded() {
+        if !(exchange?.requestEnded ?? false) { shutDown() }
     }
 
     /// Continues with held input once a response has finished or output has drained.
     func resumeDecoding() {
-        guard !isDecoding, !isFinished else { return }
-        if !inbound.isEmpty && (canDecode || webSocket != nil) {
-            // Swapped out so that nothing reached from here can touch the array being read.
-            let pending = inbound
-            inbound = []
-            pending.withUnsafeBytes { consume($0) }
-        }
-        afterInput()
-    }
-
-    /// After input has been handled: close if the peer is gone and nothing is left to answer,
-    /// otherwise read only while output and held input are small.
-    private func afterInput() {
-        guard !isFinished, !isDecoding else { return }
-        if peerClosed {
-            let answering = exchange?.requestEnded ?? false
-            let waiting = !inbound.isEmpty && !canDecode
-            if !answering && !waiting { shutDown() }
-            return
-        }
-        updateReading()
+        input.resume()
     }
 
     func updateReading() {
-        guard !isFinished else { return }
-        socket.setReading(!peerClosed && inbound.count < DemoOriginConnection.maxInbound
-                          && socket.pendingWriteBytes <= DemoOriginConnection.highWater)
+        input.updateReading()
     }
 
     /// Decodes HTTP from `bytes` while a new request may be read; returns how many bytes were used.
-    private func decode(_ bytes: UnsafeRawBufferPointer) -> Int {
+    private func decodeHTTP(_ bytes: UnsafeRawBufferPointer) -> Int {
         var offset = 0
-        while offset < bytes.count && canDecode {
+        while offset < bytes.count && canDecode && webSocket == nil {
             let slice = UnsafeRawBufferPointer(rebasing: bytes[offset...])
             let status = decoder.feed(slice)
             for event in decoder.events {
@@ -183,7 +137,7 @@ final class DemoOriginConnection: StreamSocketDelegate {
     /// Ends the connection: gracefully (queued output, then FIN) or with a reset.
     func shutDown(reset: Bool = false) {
         guard !isFinished else { return }
-        stage = .finished
+        input.finish()
         if let timer { socket.loop.cancel(timer) }
         timer = nil
         producer = .idle

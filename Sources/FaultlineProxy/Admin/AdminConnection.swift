@@ -6,7 +6,7 @@ import FaultlineIO
 /// Content-Type), then answered with JSON by the router on the admin queue. Counts against
 /// `AdminServer.maxConnections` until it is gone; bounded in time by the client timeouts
 /// (`timeouts_ms.client_header` for a request to arrive whole, `client_idle` between requests).
-final class AdminConnection: StreamSocketDelegate {
+final class AdminConnection: StreamSocketDelegate, RequestInputOwner {
     private static let bodyLimit = 1 << 20
 
     private enum Phase {
@@ -27,12 +27,13 @@ final class AdminConnection: StreamSocketDelegate {
     private let decoder = HTTP1Decoder(kind: .request)
     private var head: HTTPHead?
     private var body: [UInt8] = []
-    /// Input not decoded yet: what arrived while a request was answered (pipelining) or
-    /// while the client was not reading its answers. `held[heldStart...]` is pending.
-    private var held: [UInt8] = []
-    private var heldStart = 0
     private var phase = Phase.closed
     private let socket: StreamSocket
+    /// Input not decoded yet (what arrived while a request was answered, or while the client
+    /// was not reading its answers), the peer's end and reading: the request loop the demo
+    /// origin shares.
+    private lazy var input = RequestInputLoop(socket: socket, owner: self, maxHeld: Self.heldHighWater,
+                                              outputHighWater: Self.outputHighWater)
 
     /// Past this much held input, reading pauses until it is decoded.
     private static let heldHighWater = 256 * 1024
@@ -64,45 +65,22 @@ final class AdminConnection: StreamSocketDelegate {
         case .closed, .streaming: return
         case .waiting, .reading, .answering: break
         }
-        if heldStart < held.count {
-            // Earlier input waits: this goes behind it.
-            held.append(contentsOf: bytes)
-        } else {
-            let used = process(bytes)
-            if used < bytes.count, !isClosed { held.append(contentsOf: bytes[used...]) }
-        }
-        updateReading()
+        input.received(bytes)
     }
 
     /// Decodes held input now that the last answer went out or the client read its answers.
     private func continueWithHeld() {
-        guard heldStart < held.count, canDecode else { return }
-        // Nothing below touches `held`: the decoder only reads this borrowed buffer.
-        let used = held.withUnsafeBytes { process(UnsafeRawBufferPointer(rebasing: $0[heldStart...])) }
-        heldStart += used
-        if heldStart >= held.count {
-            held = []
-            heldStart = 0
-        } else if heldStart >= Self.heldHighWater {
-            held.removeFirst(heldStart)
-            heldStart = 0
-        }
+        input.resume()
     }
 
     /// Reads only while held input and unsent output are small.
     private func updateReading() {
-        guard !isClosed else { return }
-        socket.setReading(held.count - heldStart < Self.heldHighWater && socket.pendingWriteBytes <= Self.outputHighWater)
-    }
-
-    private var isClosed: Bool {
-        if case .closed = phase { return true }
-        return socket.isClosed
+        input.updateReading()
     }
 
     /// Whether the next request may be decoded now: none is being answered, the connection
     /// is open, and the client is reading its answers.
-    private var canDecode: Bool {
+    var canDecode: Bool {
         switch phase {
         case .waiting, .reading: return socket.pendingWriteBytes <= Self.outputHighWater && !socket.isClosed
         case .answering, .streaming, .closed: return false
@@ -111,7 +89,7 @@ final class AdminConnection: StreamSocketDelegate {
 
     /// Decodes requests from `bytes` one after another, iteratively, for as long as each is
     /// answered on the loop; stops when one goes to the admin queue. Returns the bytes used.
-    private func process(_ bytes: UnsafeRawBufferPointer) -> Int {
+    func decode(_ bytes: UnsafeRawBufferPointer) -> Int {
         var used = 0
         while used < bytes.count, canDecode {
             if case .waiting(let timer) = phase {
@@ -316,19 +294,30 @@ final class AdminConnection: StreamSocketDelegate {
         case .answering, .closed:
             break
         }
-        // `held` is left alone: this may run while it is borrowed by `continueWithHeld`.
+        // Held input is dropped by the loop (after its pass, if one is running).
         phase = .closed
+        input.finish()
         socket.closeGracefully()
     }
 
     // MARK: Socket events
 
     func socketDidReadEOF(_ socket: StreamSocket) {
-        if case .answering = phase {
+        if case .answering = phase { phase = .answering(closeAfter: true) }
+        input.peerEnded()
+    }
+
+    /// The client finished sending and nothing is held: close, or once the answer in
+    /// progress is out.
+    func inputEnded() {
+        switch phase {
+        case .answering:
             phase = .answering(closeAfter: true)
-            return
+        case .waiting, .reading, .streaming:
+            close()
+        case .closed:
+            break
         }
-        close()
     }
 
     func socketDidDrain(_ socket: StreamSocket) {
@@ -342,6 +331,7 @@ final class AdminConnection: StreamSocketDelegate {
     func socket(_ socket: StreamSocket, didFail error: IOError) {
         if case .streaming(let stream) = phase { stream.stop() }
         phase = .closed
+        input.finish()
     }
 }
 

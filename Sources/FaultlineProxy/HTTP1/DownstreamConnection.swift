@@ -84,18 +84,27 @@ final class DownstreamConnection: StreamSocketDelegate {
     /// Whether the first bytes may still be an HTTP/2 preface (an h2c listener, nothing read yet).
     var awaitsH2CPreface: Bool
 
-    init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?, h2c: Bool = false) throws(IOError) {
+    /// Takes an accepted descriptor (with TLS when `tls` is given); if registering it fails
+    /// the descriptor stays open for the caller to close.
+    convenience init(fd: Int32, peer: SocketAddress?, context: LoopContext, tls: TLSServerContext?, h2c: Bool = false) throws(IOError) {
+        let socket = try StreamSocket(fd: fd, loop: context.loop, peer: peer, transformer: tls?.makeSession())
+        self.init(socket: socket, context: context, secure: tls != nil, h2c: h2c)
+    }
+
+    /// Takes a socket already on the context's loop: an accepted descriptor's, or one on an
+    /// in-memory transport (the unit tests' harness). `secure` when it carries TLS.
+    init(socket: StreamSocket, context: LoopContext, secure: Bool, h2c: Bool) {
         self.context = context
-        awaitsH2CPreface = h2c && tls == nil
-        clientIP = peer?.ip ?? "unknown"
-        clientPort = peer.map { Int($0.port) }
+        awaitsH2CPreface = h2c && !secure
+        clientIP = socket.peer?.ip ?? "unknown"
+        clientPort = socket.peer.map { Int($0.port) }
         number = context.connections.nextNumber()
-        scheme = tls == nil ? "http" : "https"
+        scheme = secure ? "https" : "http"
         let limits = context.snapshot.config.limits
         decoder = HTTP1Decoder(kind: .request, limits: HTTP1DecoderLimits(
             maxTargetBytes: limits.maxRequestLineBytes, maxHeaderBytes: limits.maxHeaderBytes,
             maxHeaderCount: limits.maxHeaderCount))
-        socket = try StreamSocket(fd: fd, loop: context.loop, peer: peer, transformer: tls?.makeSession())
+        self.socket = socket
         socket.delegate = self
         deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
     }

@@ -8,8 +8,8 @@ extension ScenarioBoard {
     /// phase another loop just filled, a timed one whose timer has not fired yet).
     private static let maxStepsPerRequest = 64
     /// Most phases one change may pass over when the timer fired late (then the timeline
-    /// restarts its clock at the current phase).
-    private static let maxCatchUp = 1000
+    /// restarts its clock at the phase reached, now); each is a log record.
+    private static let maxCatchUp = 100
 
     /// The first phase rule of a running scenario (in start order) that takes `head`; nil
     /// when none does, at the cost of one atomic load when no scenario runs. A counted phase
@@ -84,28 +84,39 @@ extension ScenarioBoard {
             guard let current = contents.slots[index].phase else { return nil }
             guard current.serial == phase.serial else { return current }
             let config = contents.slots[index].config
-            var ending = current
+            // Walk the timeline without compiling: only the phase that is in effect now gets
+            // its rules built, however many short phases a late timer passed over.
+            var phaseIndex = current.index
+            var cycle = current.cycle
+            var boundary = min(current.deadlineNs ?? now, now)
             var steps = 0
             while true {
                 steps += 1
-                var nextIndex = ending.index + 1
-                var cycle = ending.cycle
-                if nextIndex >= config.phases.count {
+                phaseIndex += 1
+                if phaseIndex >= config.phases.count {
                     guard config.loop else {
                         contents.slots[index].state = .finished
                         transitions.append(transition(contents.slots[index], .finished))
                         publish(contents)
                         return nil
                     }
-                    nextIndex = 0
+                    phaseIndex = 0
                     cycle += 1
                 }
-                let start = steps > Self.maxCatchUp ? now : min(ending.deadlineNs ?? now, now)
-                ending = makePhase(&contents, index, phase: nextIndex, cycle: cycle, start: start)
                 contents.slots[index].transitions += 1
-                transitions.append(transition(contents.slots[index], .entered(index: nextIndex, name: ending.name, cycle: cycle)))
-                guard let deadline = ending.deadlineNs, deadline <= now, steps <= Self.maxCatchUp else { break }
+                let upcoming = config.phases[phaseIndex]
+                transitions.append(transition(contents.slots[index], .entered(index: phaseIndex, name: upcoming.name, cycle: cycle)))
+                guard case .elapsed(let milliseconds) = upcoming.end else { break }
+                let deadline = boundary &+ UInt64(milliseconds) &* 1_000_000
+                guard deadline <= now else { break }
+                guard steps < Self.maxCatchUp else {
+                    // Too far behind: the timeline's clock restarts now rather than replaying more.
+                    boundary = now
+                    break
+                }
+                boundary = deadline
             }
+            let ending = makePhase(&contents, index, phase: phaseIndex, cycle: cycle, start: boundary)
             contents.slots[index].state = .running(ending)
             publish(contents)
             scheduled = ending

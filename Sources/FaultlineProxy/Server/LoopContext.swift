@@ -83,6 +83,15 @@ final class LoopContext: @unchecked Sendable {
         }
     }
 
+    /// Takes a client connection that did not come from a listener (the unit tests' in-memory
+    /// harness) as `accept` takes one: counted, and under the deadline sweep. False (the
+    /// caller closes it) when the context refuses new connections.
+    func adopt(_ connection: DownstreamConnection) -> Bool {
+        guard !draining, connections.admit(limit: snapshot.config.limits.maxConnections) else { return false }
+        clients[ObjectIdentifier(connection)] = connection
+        return true
+    }
+
     /// Called by a connection when it has closed for good.
     func connectionClosed(_ connection: any ClientConnection) {
         if clients.removeValue(forKey: ObjectIdentifier(connection)) != nil {
