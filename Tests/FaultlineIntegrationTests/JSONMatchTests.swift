@@ -214,4 +214,25 @@ struct JSONMatchTests {
         #expect(body["body_bytes"] as? Int == 16, "\(body)")
         #expect(report.stream(labelled: "gold")?.status == 530, "\(report)")
     }
+
+    /// An HTTP/1 chunked upload read before routing keeps its trailer section: it reaches an
+    /// HTTP/2 origin (which reports the trailers it got) with the body unchanged.
+    @Test func aHeldChunkedHTTP1RequestKeepsItsTrailers() async throws {
+        let origin = try await H2Origin.start()
+        defer { origin.kill() }
+        let proxy = try await HTTP2EndToEndTests.proxy(origin: origin, routes: [
+            ["name": "gold", "match": ["path": "/gold", "json": ["/tier": "gold"]], "upstream": "o", "faults": [["status": 530]]],
+            ["name": "all", "upstream": "o"],
+        ])
+        defer { proxy.kill() }
+        let client = try RawClient(port: proxy.port, readTimeout: .seconds(20))
+        defer { client.close() }
+        try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTE: trailers\r\n\r\n"
+                        + "9\r\n{\"tier\": \r\n7\r\n\"gold\"}\r\n0\r\nX-Sum: 3\r\n\r\n")
+        let (responses, _) = client.readResponses(1, timeout: .seconds(20))
+        let response = try #require(responses.first, "no response")
+        let body = try JSONObject.parse(response.body)
+        #expect(response.status == 200 && body["body_bytes"] as? Int == 16, "\(body)")
+        #expect((body["trailers"] as? [[String]]) == [["x-sum", "3"]], "\(body)")
+    }
 }
