@@ -92,7 +92,7 @@ done
 
 mkdir -p "$(dirname "$OUT")"
 PYTHONPATH="$BENCH_DIR" python3 - "$RESULTS" "$OUT" "$DURATION" "$WARMUP" "$ROUNDS" \
-  "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$FL_BIN" "$FL_QUIET" <<'PY'
+  "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(shown_path "$FL_BIN")" "$FL_QUIET" <<'PY'
 import sys
 from bench_stats import load_runs, overhead_table, write_report
 results, out, seconds, warmup, rounds, host, date, binary, quiet = sys.argv[1:]

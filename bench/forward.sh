@@ -218,7 +218,7 @@ done
 
 mkdir -p "$BENCH_DIR/results"
 python3 - "$RESULTS" "$BENCH_DIR/results/forward-latest.md" "$DURATION" "$WARMUP" "$NEW_HOSTS" \
-  "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "${FL_BIN:-}" "${MITMDUMP:-}" <<'EOF'
+  "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(shown_path "${FL_BIN:-}")" "$(shown_path "${MITMDUMP:-}")" <<'EOF'
 import sys
 results, out, seconds, warmup, new_hosts, host, date, fl_bin, mitm = sys.argv[1:]
 runs = {}

@@ -94,7 +94,7 @@ done
 
 mkdir -p "$BENCH_DIR/results"
 PYTHONPATH="$BENCH_DIR" python3 - "$RESULTS" "$BENCH_DIR/results/json-match-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" \
-  "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$FL_BIN" <<'EOF'
+  "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(shown_path "$FL_BIN")" <<'EOF'
 import sys
 from bench_stats import load_runs, median as median_of
 results, out, seconds, warmup, rounds, host, date, binary = sys.argv[1:]

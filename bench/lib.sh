@@ -43,6 +43,14 @@ find_faultline() {
   [[ -x $FL_BIN ]] || die "$FL_BIN missing after the build"
 }
 
+# shown_path PATH : PATH relative to the repository when it lies inside it, as the reports
+# name binaries (a result file should not name one machine's directories).
+shown_path() {
+  local path=$1
+  [[ $path == "$ROOT/"* ]] && path=${path#"$ROOT/"}
+  printf '%s\n' "$path"
+}
+
 # free_port : an unused loopback port.
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'

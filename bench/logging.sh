@@ -257,7 +257,7 @@ done
 mkdir -p "$BENCH_DIR/results"
 PYTHONPATH="$BENCH_DIR" python3 - "$RESULTS" "$BENCH_DIR/results/logging-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" \
   "$(nproc) cores, $(uname -sr), load average $LOAD_AT_START at the start" \
-  "$(date -u '+%Y-%m-%d %H:%M UTC')" "$FL_BIN" "$HAR_OFF" \
+  "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(shown_path "$FL_BIN")" "$HAR_OFF" \
   "$HAR" "${CONFIGS[*]}" <<'EOF'
 import sys
 from bench_stats import good as good_of, load_runs, median as median_of

@@ -115,7 +115,7 @@ done
 
 mkdir -p "$BENCH_DIR/results"
 PYTHONPATH="$BENCH_DIR" python3 - "$RESULTS" "$BENCH_DIR/results/sessions-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" "$SESSIONS" \
-  "$SESSION_RULES" "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$FL_BIN" "$FL_QUIET" <<'EOF'
+  "$SESSION_RULES" "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(shown_path "$FL_BIN")" "$FL_QUIET" <<'EOF'
 import sys
 from bench_stats import load_runs, overhead_table, write_report
 results, out, seconds, warmup, rounds, sessions, rules, host, date, binary, quiet = sys.argv[1:]

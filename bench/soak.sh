@@ -217,7 +217,7 @@ FD_CHECK=$(fd_count)
 # -------------------------------------------------------------------------- report
 mkdir -p "$BENCH_DIR/results"
 python3 - "$BENCH_DIR/results/soak-latest.md" "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" \
-  "$FL_BIN" "$REQUESTS" "$WARMUP_REQUESTS" "$CONNECTIONS" "$MAIN_SECONDS" \
+  "$(shown_path "$FL_BIN")" "$REQUESTS" "$WARMUP_REQUESTS" "$CONNECTIONS" "$MAIN_SECONDS" \
   "$RSS_START" "$RSS_WARM" "$RSS_END" "$RSS_MAX" "$RSS_CHECK" "$FD_START" "$FD_WARM" "$FD_END" "$FD_CHECK" \
   "$(grep '^SOAK ' "$WORK/wrk-warmup.txt")" "$(grep '^SOAK ' "$WORK/wrk-main.txt")" \
   "$(grep '^CHECK ' "$WORK/check.txt")" "$(grep '^SOAK ' "$WORK/wrk-faults.txt" || true)" <<'EOF'
