@@ -24,6 +24,8 @@ public enum FaultlineError: Error, CustomStringConvertible, Sendable {
     /// `waitForPhase` waited `waited` for scenario `scenario` to reach phase `phase`; it was
     /// `state`, in phase `current` (nil: none).
     case phaseNotReached(scenario: String, phase: Int, state: String, current: Int?, waited: Duration)
+    /// The scenario file at `path` could not be read or is not a JSON object.
+    case unreadableScenario(path: String, reason: String)
 
     /// A sentence or two saying what went wrong.
     public var description: String {
@@ -52,6 +54,8 @@ public enum FaultlineError: Error, CustomStringConvertible, Sendable {
         case .phaseNotReached(let scenario, let phase, let state, let current, let waited):
             return "waited \(waited) for scenario \(scenario) to reach phase \(phase); it is \(state)"
                 + (current.map { ", in phase \($0)" } ?? "")
+        case .unreadableScenario(let path, let reason):
+            return "cannot use the scenario file \(path): \(reason)"
         }
     }
 }

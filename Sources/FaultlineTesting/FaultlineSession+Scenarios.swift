@@ -14,6 +14,28 @@ extension FaultlineSession {
         return try admin.decode(ScenarioStatus.self, answer)
     }
 
+    /// Defines the scenario in the file at `url` (the format `faultline scenario from-har`
+    /// writes, and docs/scenarios.md describes) in the session and starts it. Throws
+    /// `unreadableScenario` when the file cannot be read or is not a JSON object, and
+    /// `refused` with the proxy's field path when the scenario is invalid.
+    @discardableResult
+    public func scenario(contentsOf url: URL) async throws -> ScenarioStatus {
+        let fields: [String: JSONValue]
+        do {
+            guard case .object(let object) = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: url)) else {
+                throw FaultlineError.unreadableScenario(path: url.path, reason: "expected a JSON object")
+            }
+            fields = object
+        } catch let error as FaultlineError {
+            throw error
+        } catch {
+            throw FaultlineError.unreadableScenario(path: url.path, reason: "\(error)")
+        }
+        var started = fields
+        started["start"] = .bool(true)
+        return try admin.decode(ScenarioStatus.self, try await scenarioCall("POST", ["scenarios"], body: .object(started)))
+    }
+
     /// Where the session's scenario `name` stands.
     public func scenarioStatus(_ name: String) async throws -> ScenarioStatus {
         try admin.decode(ScenarioStatus.self, try await scenarioCall("GET", ["scenarios", name]))

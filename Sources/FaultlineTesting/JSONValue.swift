@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON tree, so that rules and faults can be built piece by piece and encoded as the
 /// config file spells them.
-enum JSONValue: Sendable, Encodable, Equatable {
+enum JSONValue: Sendable, Codable, Equatable {
     case string(String)
     case int(Int)
     case unsigned(UInt64)
@@ -31,6 +31,30 @@ enum JSONValue: Sendable, Encodable, Equatable {
         case .object(let fields):
             var container = encoder.container(keyedBy: Key.self)
             for (key, value) in fields { try container.encode(value, forKey: Key(stringValue: key)) }
+        }
+    }
+
+    /// Reads any JSON value; `null` is refused (no rule, fault or scenario field takes it).
+    init(from decoder: any Decoder) throws {
+        if var elements = try? decoder.unkeyedContainer() {
+            var values: [JSONValue] = []
+            while !elements.isAtEnd { values.append(try elements.decode(JSONValue.self)) }
+            self = .array(values)
+        } else if let fields = try? decoder.container(keyedBy: Key.self) {
+            var values: [String: JSONValue] = [:]
+            for key in fields.allKeys { values[key.stringValue] = try fields.decode(JSONValue.self, forKey: key) }
+            self = .object(values)
+        } else {
+            let value = try decoder.singleValueContainer()
+            if let flag = try? value.decode(Bool.self) {
+                self = .bool(flag)
+            } else if let number = try? value.decode(Int.self) {
+                self = .int(number)
+            } else if let number = try? value.decode(Double.self) {
+                self = .double(number)
+            } else {
+                self = .string(try value.decode(String.self))
+            }
         }
     }
 
