@@ -27,7 +27,7 @@ extension ConfigLoader {
         }
         let intercept = object.map { readHostPatterns($0, "intercept", &diagnostics) } ?? []
         let passThrough = object.map { readHostPatterns($0, "pass_through", &diagnostics) } ?? []
-        let clients = object.flatMap { readForwardClients($0, &diagnostics) } ?? []
+        let clients = object.map { readClientNetworks($0, "clients", &diagnostics) } ?? []
         let credentials = object.map { readCredentials($0, context, &diagnostics) } ?? []
         var refusals: Int?
         if let value = object?["pass_through_after_refusals"], let object {
@@ -67,25 +67,6 @@ extension ConfigLoader {
             }
         }
         return patterns
-    }
-
-    private static func readForwardClients(_ object: FieldReader, _ diagnostics: inout Diagnostics) -> [ClientNetwork]? {
-        guard let value = object["clients"] else { return nil }
-        let path = object.path("clients")
-        guard case .array(let items) = value, !items.isEmpty else {
-            diagnostics.add(path, "expected a non-empty array of CIDR blocks such as \"10.0.0.0/8\" or \"::1/128\", got \(value.rendered)")
-            return nil
-        }
-        var networks: [ClientNetwork] = []
-        for (index, item) in items.enumerated() {
-            if case .string(let text) = item, let network = ClientNetwork(text) {
-                networks.append(network)
-            } else {
-                diagnostics.add(Diagnostics.join(path, index),
-                                "expected an IPv4 or IPv6 address with an optional /prefix length (0-32, 0-128), got \(item.rendered)")
-            }
-        }
-        return networks
     }
 
     private static func readCredentials(

@@ -40,10 +40,11 @@ extension ConfigLoader {
         }
     }
 
-    /// `client`: a non-empty array of CIDR blocks or addresses, IPv4 or IPv6.
-    static func readClient(_ object: FieldReader, _ diagnostics: inout Diagnostics) -> [ClientNetwork] {
-        guard let value = object["client"] else { return [] }
-        let path = object.path("client")
+    /// `client` (a route's match) or `clients` (a forward listener's allow-list): a non-empty
+    /// array of CIDR blocks or addresses, IPv4 or IPv6; empty when the key is absent.
+    static func readClientNetworks(_ object: FieldReader, _ key: String, _ diagnostics: inout Diagnostics) -> [ClientNetwork] {
+        guard let value = object[key] else { return [] }
+        let path = object.path(key)
         guard case .array(let items) = value, !items.isEmpty else {
             diagnostics.add(path, "expected a non-empty array of CIDR blocks such as \"10.0.0.0/8\" or \"::1/128\", got \(value.rendered)")
             return []

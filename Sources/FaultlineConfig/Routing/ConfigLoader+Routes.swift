@@ -106,7 +106,7 @@ extension ConfigLoader {
             headers: readFieldConditions(object, "headers", &diagnostics),
             query: readFieldConditions(object, "query", &diagnostics),
             cookies: readFieldConditions(object, "cookies", &diagnostics),
-            client: readClient(object, &diagnostics),
+            client: readClientNetworks(object, "client", &diagnostics),
             json: readJSONConditions(object, &diagnostics),
             not: object.object("not", known: ConfigKeys.routeMatch, &diagnostics).map { readMatch($0, &diagnostics) })
     }
