@@ -55,6 +55,34 @@ struct ForwardPoolingTests {
         #expect(origin.connections.count == 1, "a second intercepted client: \(origin.output.text)")
     }
 
+    /// A forwarded exchange cut by a fault, or left by its client mid-body, closes its upstream
+    /// connection; the next request gets a new one, which is pooled again.
+    @Test func aCutForwardedExchangeIsNeverPooled() async throws {
+        let origin = try await OriginProcess.counting()
+        defer { origin.kill() }
+        let stack = try await ForwardStack.start(["--workers", "1"])
+        defer { stack.stop() }
+        let base = "http://127.0.0.1:\(origin.port)"
+        try await stack.addRule(#"{"name": "cut", "match": {"path_prefix": "/cut/"}, "faults": [{"truncate": {"keep_bytes": 100}}]}"#)
+        #expect(try await stack.curl([base + "/warm"]).status == 200)
+        // The origin echoes the path: a 5,000-byte answer, cut after 100 bytes.
+        let cut = try await stack.curl([base + "/cut/" + String(repeating: "x", count: 5000)])
+        #expect(cut.result.exitCode != 0, "\(cut.result.exitCode) \(cut.result.stderr)")
+        try await origin.output.waitForLine(containing: "conn 1 closed-by-peer")
+        #expect(try await stack.curl([base + "/after-cut"]).status == 200)
+        #expect(Self.accepted(origin) == 2, "\(origin.output.text)")
+        // A client that leaves mid-body: the upstream connection holds half a request.
+        let aborted = try RawClient(port: stack.proxy.port)
+        try aborted.send("PUT \(base)/half HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\nhello")
+        try await origin.output.waitForLine(containing: " head PUT /half")
+        aborted.close()
+        try await origin.output.waitForLine(containing: "conn 2 closed-by-peer")
+        #expect(try await stack.curl([base + "/after-half"]).status == 200)
+        #expect(try await stack.curl([base + "/again"]).status == 200)
+        #expect(origin.requests("PUT", "/half").isEmpty, "\(origin.output.text)")
+        #expect(Self.accepted(origin) == 3, "\(origin.output.text)")
+    }
+
     /// Connections the counting origin accepted (`conn N open`).
     static func accepted(_ origin: OriginProcess) -> Int {
         origin.output.lines.filter { $0.text.hasPrefix("conn ") && $0.text.hasSuffix(" open") }.count
