@@ -21,16 +21,24 @@ extension ExchangeHost {
             connectUpstreamStream(exchange, route: route, address: address, requestComplete: requestComplete)
             return
         }
-        let security = exchange.destination != nil ? context.forwardSecurity(for: exchange)
-                                                   : exchange.snapshot.security(ofUpstream: route.upstream.name)
-        if exchange.destination?.tls == true && security == nil {
-            // Never plaintext to a TLS port: the trust settings could not be loaded.
-            run(exchange.machine.upstreamFailed(.connect(IOError("load the TLS trust for \(route.upstream.name)", code: EPROTO)),
-                                                attempt: UpstreamAttemptFacts()), on: exchange)
-            return
+        let security: UpstreamSecurity?
+        let pool: UpstreamPool
+        if exchange.destination != nil {
+            // A host a forward-proxy client named: its own pool and TLS settings on this loop.
+            guard let forwarded = context.forwardDestination(of: exchange) else {
+                // Never plaintext to a TLS port: the trust settings could not be loaded.
+                run(exchange.machine.upstreamFailed(.connect(IOError("load the TLS trust for \(route.upstream.name)", code: EPROTO)),
+                                                    attempt: UpstreamAttemptFacts()), on: exchange)
+                return
+            }
+            security = forwarded.security
+            pool = forwarded.pool
+        } else {
+            security = exchange.snapshot.security(ofUpstream: route.upstream.name)
+            pool = context.pool
         }
         let connection: UpstreamConnection
-        if !fresh, let pooled = context.pool.take(address, security: security, now: context.loop.now) {
+        if !fresh, let pooled = pool.take(address, security: security, now: context.loop.now) {
             connection = pooled
             pooled.begin(owner: self, headRequest: exchange.machine.setup.isHeadRequest)
             trace?.reusedConnection = true
@@ -67,7 +75,16 @@ extension ExchangeHost {
     func releaseUpstream(_ exchange: Exchange) {
         guard let upstream = exchange.upstream, let route = exchange.route else { return }
         exchange.upstream = nil
-        upstream.release(to: context.pool, maxIdle: route.upstream.maxIdleConnections,
+        var pool: UpstreamPool? = context.pool
+        if let destination = exchange.destination, let connection = upstream.connection {
+            // Back to its destination's pool, unless that destination was dropped meanwhile.
+            pool = context.forwardPools.pool(returning: destination.poolKey, madeWith: connection.security)
+        }
+        guard let pool else {
+            upstream.close()
+            return
+        }
+        upstream.release(to: pool, maxIdle: route.upstream.maxIdleConnections,
                          idleMilliseconds: route.upstream.timeouts.idleMs, now: context.loop.now)
     }
 

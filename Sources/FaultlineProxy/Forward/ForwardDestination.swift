@@ -13,4 +13,9 @@ struct ForwardDestination {
     let tls: Bool
     /// A CA file trusted for the real host besides the system store (`upstream_ca`).
     let caFile: String?
+
+    /// Which of the loop's forward pools its connections share.
+    var poolKey: ForwardPools.Key {
+        ForwardPools.Key(host: target.host, port: target.port, tls: tls, caFile: caFile)
+    }
 }

@@ -1,19 +1,16 @@
 import FaultlineConfig
 import FaultlineTLS
 
-/// A loop's TLS settings for the real hosts behind intercepted connections: one client
-/// context per trust setting (loading the system store once), one `UpstreamSecurity` per
-/// host (the pool keys connections by it, so the same host reuses them). Bounded: past
-/// `capacity` hosts the table starts over; connections keep the settings they were made with.
+/// A loop's TLS client contexts for the real hosts behind intercepted connections: one per
+/// trust setting (so the system store is loaded once), shared by every host's settings.
+/// A host's `UpstreamSecurity` is made once per forward destination and kept with its pool
+/// (`ForwardPools`), so the same host keeps finding its connections.
 final class ForwardSecurityCache {
     private var contexts: [String: TLSClientContext] = [:]
-    private var securities: [String: UpstreamSecurity] = [:]
-    private static let capacity = 1024
+    private static let capacity = 64
 
-    /// The settings for `upstream` (a forwarded one), trusting the system store and `caFile`.
+    /// New settings for `upstream` (a forwarded one), trusting the system store and `caFile`.
     func security(for upstream: UpstreamConfig, caFile: String?) throws(TLSConfigurationError) -> UpstreamSecurity {
-        let key = "\(upstream.name) \(caFile ?? "")"
-        if let known = securities[key] { return known }
         let contextKey = caFile ?? ""
         let context: TLSClientContext
         if let known = contexts[contextKey] {
@@ -21,11 +18,10 @@ final class ForwardSecurityCache {
         } else {
             context = try TLSClientContext(trustSystemStore: true, caFile: caFile, alpnProtocols: ["http/1.1"],
                                            minimumVersion: .tls12)
+            // Trust files come from the configuration, so there are few; the bound only guards reloads.
+            if contexts.count >= Self.capacity { contexts.removeAll(keepingCapacity: true) }
             contexts[contextKey] = context
         }
-        if securities.count >= Self.capacity { securities.removeAll(keepingCapacity: true) }
-        let security = UpstreamSecurity(forwardedTo: upstream, context: context)
-        securities[key] = security
-        return security
+        return UpstreamSecurity(forwardedTo: upstream, context: context)
     }
 }

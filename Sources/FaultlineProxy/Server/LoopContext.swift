@@ -28,8 +28,10 @@ final class LoopContext: @unchecked Sendable {
     let http2Upstreams = HTTP2UpstreamRegistry()
     /// Hosts forward-proxy clients asked for, resolved.
     let forwardResolver = ForwardResolver()
-    /// TLS settings towards intercepted hosts.
+    /// TLS contexts towards intercepted hosts.
     let forwardSecurities = ForwardSecurityCache()
+    /// Idle upstream connections to the hosts forward-proxy clients asked for, per host.
+    let forwardPools = ForwardPools()
     /// This loop's request counts, latencies and pool sizes for `GET /metrics`.
     let metrics: LoopMetrics
     /// Whether the process is draining: no keep-alive, no new connections.
@@ -124,6 +126,7 @@ final class LoopContext: @unchecked Sendable {
         for listener in listeners { listener.close() }
         listeners.removeAll()
         pool.closeAll()
+        forwardPools.closeAll()
         http2Upstreams.retireAll()
         for connection in Array(clients.values) { connection.drain() }
     }
@@ -143,6 +146,7 @@ final class LoopContext: @unchecked Sendable {
             connection.checkDeadline(now: now)
         }
         pool.closeExpired(now: now)
+        forwardPools.closeExpired(now: now)
         http2Upstreams.closeIdle(now: now)
         publishIdleConnections()
         state.sessions.sweepIfDue(now: now)
