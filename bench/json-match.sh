@@ -96,31 +96,20 @@ mkdir -p "$BENCH_DIR/results"
 PYTHONPATH="$BENCH_DIR" python3 - "$RESULTS" "$BENCH_DIR/results/json-match-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" \
   "$(nproc) cores, $(uname -sr)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(shown_path "$FL_BIN")" <<'EOF'
 import sys
-from bench_stats import load_runs, median as median_of
+from bench_stats import load_runs, median, overhead_table, write_report
 results, out, seconds, warmup, rounds, host, date, binary = sys.argv[1:]
 runs = load_runs(results)
-median = lambda name, key: median_of(runs, name, key)
-lines = [f"JSON body matching, {date}: {host}; Faultline `workers: 2`, wrk -t2 -c50 keep-alive POST of a "
-         f"4 KiB JSON body for {seconds} s (+{warmup} s warm-up); median of {rounds} round(s).", "",
-         "| config | req/s | CPU µs/req | p50 ms | p99 ms | errors |", "|---|---:|---:|---:|---:|---:|"]
-labels = {"paths": "(a) 50 path rules + catch-all (body streams)",
-          "json": "(b) the same + a json rule on the path that does not hold (body read, parsed, replayed)",
-          "held": "(c) the json rule on another path (body read and replayed, not parsed)"}
-for name in ("paths", "json", "held"):
-    rps = median(name, "rps")
-    if rps is None:
-        lines.append(f"| {labels[name]} | error | | | | |")
-        continue
-    lines.append(f"| {labels[name]} | {rps:,.0f} | {median(name, 'cpu'):.1f} | {median(name, 'p50_us') / 1000:.2f} | "
-                 f"{median(name, 'p99_us') / 1000:.2f} | {median(name, 'errors')} |")
-a, b, c = median("paths", "cpu"), median("json", "cpu"), median("held", "cpu")
+rows = [("paths", "(a) 50 path rules + catch-all (body streams)", None, None),
+        ("json", "(b) the same + a json rule on the path that does not hold (body read, parsed, replayed)", None, "paths"),
+        ("held", "(c) the json rule on another path (body read and replayed, not parsed)", None, "paths")]
+title = (f"JSON body matching, {date}: {host}; Faultline `workers: 2`, wrk -t2 -c50 keep-alive POST of a "
+         f"4 KiB JSON body for {seconds} s (+{warmup} s warm-up); median of {rounds} round(s).")
+a, b, c = (median(runs, name, "cpu") for name in ("paths", "json", "held"))
+cost = ""
 if a is not None and b is not None:
-    lines += ["", f"Cost of the json rule: {b - a:+.1f} µs of Faultline CPU per request ((b) − (a))"
-              + (f", of which holding and replaying the body {c - a:+.1f} µs ((c) − (a))." if c is not None else ".")]
-lines += ["", f"Binary: `{binary}`."]
-text = "\n".join(lines) + "\n"
-open(out, "w").write(text)
-print(text, end="")
+    cost = (f"Cost of the json rule: {b - a:+.1f} µs of Faultline CPU per request ((b) − (a))"
+            + (f", of which holding and replaying the body {c - a:+.1f} µs ((c) − (a))." if c is not None else ".") + "\n\n")
+write_report(overhead_table(runs, title, rows, f"{cost}Binary: `{binary}`."), out)
 EOF
 log "table written to bench/results/json-match-latest.md"
 exit 0
