@@ -1,6 +1,5 @@
 """Reading the results files of bench/faults.sh, bench/sessions.sh, bench/dashboard.sh,
-bench/json-match.sh and
-bench/logging.sh, and rendering their overhead tables.
+bench/json-match.sh and bench/logging.sh, and rendering their overhead tables.
 
 Each line is `NAME<TAB>key=value ...` (wrk's BENCH fields from stats.lua plus cpu_us), or
 `NAME<TAB>status=error` for a failed measurement. Imported by the scripts' report steps
