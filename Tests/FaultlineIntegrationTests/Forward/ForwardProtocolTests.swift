@@ -119,4 +119,20 @@ struct ForwardProtocolTests {
         #expect(origin.output.text.contains("open h2"), "\(origin.output.text)")
         #expect(origin.requests.count == 2, "\(origin.output.text)")
     }
+
+    /// Without that upstream, the proxy speaks HTTP/1.1 to the host (docs/forward-proxy.md,
+    /// "Limits"): an h2-only gRPC server refuses it and the client gets a 502, not a gRPC status.
+    @Test func withoutAnH2UpstreamAGRPCCallGetsA502() async throws {
+        let chain = try await TLSChainFactory.make()
+        let origin = try await H2Origin.start(certificate: chain.path("chain.pem"), key: chain.path("leaf.key"))
+        defer { origin.kill() }
+        let forward = try await ForwardStack.start(["--upstream-ca", chain.path("root.pem")])
+        defer { forward.stop() }
+        let result = try await Self.runScript("grpc_client.py", [String(forward.proxy.port), "localhost", String(origin.port),
+                                                                 forward.caPath])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
+                                  "\(result.output) \(result.error)")
+        #expect(object["status"] as? Int == 502 && (object["trailers"] as? [String: String])?["grpc-status"] == nil, "\(object)")
+        #expect(origin.requests.isEmpty, "\(origin.output.text)")
+    }
 }
