@@ -31,9 +31,10 @@ public enum TrustedURLSession {
 
     /// Sends `count` requests for `url` at once on one URLSession that trusts only the CA in
     /// `caPEMPath`; `extra` are further probe options (`--method`, `--body-bytes`,
-    /// `--header name:value`). Blocking: call from `Blocking.run` in async code.
+    /// `--header name:value`); `environment` (`NAME=value`, e.g. `https_proxy=…`) is added to
+    /// the probe's environment. Blocking: call from `Blocking.run` in async code.
     public static func run(_ url: String, trusting caPEMPath: String, count: Int = 1, extra: [String] = [],
-                           timeoutSeconds: Int = 10) throws(TestFailure) -> [Outcome] {
+                           environment: [String] = [], timeoutSeconds: Int = 10) throws(TestFailure) -> [Outcome] {
         let store: TemporaryDirectory
         do {
             store = try TemporaryDirectory(prefix: "faultline-truststore")
@@ -47,7 +48,8 @@ public enum TrustedURLSession {
         try Command.run(["openssl", "rehash", store.path])
         let probe = TestPaths.buildDirectory.appendingPathComponent("URLSessionProbe").path
         let arguments = ["unshare", "-m", "/bin/sh", "-c", "mount --bind \"$0\" /etc/ssl/certs && exec \"$@\"",
-                         store.path, probe, "--count", String(count), "--timeout", String(timeoutSeconds)] + extra + [url]
+                         store.path, "/usr/bin/env"] + environment
+            + [probe, "--count", String(count), "--timeout", String(timeoutSeconds)] + extra + [url]
         let result = try Command.launch(arguments, timeout: .seconds(timeoutSeconds * 3 + 10))
         guard result.status == 0 else {
             throw TestFailure("URLSessionProbe in a private trust store exited \(result.status): \(result.error) \(result.output)")

@@ -10,7 +10,11 @@ import FoundationNetworking
 // request on stdout, in request order.
 //
 //   URLSessionProbe [--count N] [--method M] [--body-bytes N] [--header name:value]
-//                   [--timeout seconds] URL
+//                   [--timeout seconds] [--proxy HOST:PORT | --default-proxy] URL
+//
+// `--proxy` sets connectionProxyDictionary's HTTP and HTTPS proxy to HOST:PORT;
+// `--default-proxy` leaves the dictionary unset (so only the environment could name a
+// proxy); without either the dictionary is empty.
 
 struct Options {
     var url: URL?
@@ -19,6 +23,13 @@ struct Options {
     var bodyBytes = 0
     var headers: [(String, String)] = []
     var timeout: TimeInterval = 10
+    var proxy: ProxyChoice = .none
+}
+
+enum ProxyChoice {
+    case none
+    case environmentDefault
+    case explicit(host: String, port: Int)
 }
 
 struct Outcome: Encodable {
@@ -45,6 +56,11 @@ func parse(_ arguments: [String]) -> Options? {
             options.headers.append((String(value[..<colon]), String(value[value.index(after: colon)...])))
         case "--timeout": guard let value = iterator.next().flatMap({ TimeInterval($0) }), value > 0 else { return nil }
             options.timeout = value
+        case "--proxy":
+            guard let value = iterator.next(), let colon = value.lastIndex(of: ":"),
+                  let port = Int(value[value.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+            options.proxy = .explicit(host: String(value[..<colon]), port: port)
+        case "--default-proxy": options.proxy = .environmentDefault
         default:
             guard options.url == nil, let url = URL(string: argument) else { return nil }
             options.url = url
@@ -54,14 +70,23 @@ func parse(_ arguments: [String]) -> Options? {
 }
 
 guard let options = parse(Array(CommandLine.arguments.dropFirst())), let url = options.url else {
-    FileHandle.standardError.write(Data("usage: URLSessionProbe [--count N] [--method M] [--body-bytes N] [--header name:value] [--timeout s] URL\n".utf8))
+    FileHandle.standardError.write(Data("usage: URLSessionProbe [--count N] [--method M] [--body-bytes N] [--header name:value] [--timeout s] [--proxy HOST:PORT | --default-proxy] URL\n".utf8))
     exit(2)
 }
 
 let configuration = URLSessionConfiguration.ephemeral
 configuration.timeoutIntervalForRequest = options.timeout
 configuration.timeoutIntervalForResource = options.timeout * 2
-configuration.connectionProxyDictionary = [:]
+switch options.proxy {
+case .none: configuration.connectionProxyDictionary = [:]
+case .environmentDefault: break
+case .explicit(let host, let port):
+    // The CFNetwork key names (kCFNetworkProxiesHTTPProxy …), which Linux does not declare.
+    configuration.connectionProxyDictionary = [
+        "HTTPEnable": 1, "HTTPProxy": host, "HTTPPort": port,
+        "HTTPSEnable": 1, "HTTPSProxy": host, "HTTPSPort": port,
+    ]
+}
 let session = URLSession(configuration: configuration)
 let lock = NSLock()
 nonisolated(unsafe) var outcomes = [Outcome](repeating: Outcome(), count: options.count)
