@@ -2,7 +2,7 @@ import Foundation
 
 // Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
 #if FAULTLINE_LAUNCH
-/// Everything a child prints on stdout and stderr (one pipe), read on a thread of its own
+/// Everything a child prints on stdout and stderr (one pipe), read as it becomes readable
 /// until the child closes it, so the child never blocks on a full pipe. Keeps the last
 /// 64 KiB for error messages.
 final class ProcessOutput: Sendable {
@@ -10,24 +10,26 @@ final class ProcessOutput: Sendable {
     private let text = Locked("")
     private let closed = Locked(false)
 
-    /// Starts reading `handle` until end of file.
+    /// Starts reading `handle` until end of file. The read happens only once the pipe is
+    /// readable, so it never waits inside `read(2)`: a blocked read that a signal interrupts
+    /// fails with EINTR, which Foundation's `availableData` turns into a crash of the test
+    /// process (a run under `stress-ng` once died that way).
     func startReading(_ handle: FileHandle) {
-        let thread = Thread { [self] in
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { break }
-                let chunk = String(decoding: data, as: UTF8.self)
-                text.withLock { text in
-                    text += chunk
-                    if text.utf8.count > Self.keptBytes {
-                        text = String(text.suffix(Self.keptBytes / 2))
-                    }
+        handle.readabilityHandler = { [self] handle in
+            let data = handle.availableData
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                closed.withLock { $0 = true }
+                return
+            }
+            let chunk = String(decoding: data, as: UTF8.self)
+            text.withLock { text in
+                text += chunk
+                if text.utf8.count > Self.keptBytes {
+                    text = String(text.suffix(Self.keptBytes / 2))
                 }
             }
-            closed.withLock { $0 = true }
         }
-        thread.name = "faultline-output"
-        thread.start()
     }
 
     /// What was printed so far.

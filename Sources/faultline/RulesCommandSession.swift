@@ -83,7 +83,12 @@ struct RulesCommandSession {
 
     /// The rule's JSON from a file, standard input (-) or the argument itself.
     private static func ruleBody(_ source: String) -> Result<Data, UsageError> {
-        if source == "-" { return .success(FileHandle.standardInput.readDataToEndOfFile()) }
+        if source == "-" {
+            // readToEnd throws where readDataToEndOfFile would trap (a read a signal interrupts).
+            do { return .success(try FileHandle.standardInput.readToEnd() ?? Data()) } catch {
+                return .failure(UsageError("cannot read the rule from standard input: \(error)"))
+            }
+        }
         if source.trimmingCharacters(in: .whitespaces).hasPrefix("{") { return .success(Data(source.utf8)) }
         if let data = FileManager.default.contents(atPath: source) { return .success(data) }
         return .failure(UsageError("\(source): no such file (give a JSON file, - for standard input, or the JSON itself)"))

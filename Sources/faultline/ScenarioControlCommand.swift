@@ -41,7 +41,11 @@ struct ScenarioControlCommand {
     func start(_ source: String) -> ExitStatus {
         let body: Data
         if source == "-" {
-            body = FileHandle.standardInput.readDataToEndOfFile()
+            // readToEnd throws where readDataToEndOfFile would trap (a read a signal interrupts).
+            do { body = try FileHandle.standardInput.readToEnd() ?? Data() } catch {
+                Console.err("faultline scenario start: cannot read standard input: \(error)")
+                return .failure
+            }
         } else if let data = FileManager.default.contents(atPath: source) {
             body = data
         } else {

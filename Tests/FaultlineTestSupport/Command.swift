@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs command-line tools (openssl, curl, sh), the reference implementations that the code
 /// under test must agree with, each bounded in time so that a hung peer cannot hang a test.
@@ -58,8 +61,9 @@ public enum Command {
         for (index, pipe) in [stdout, stderr].enumerated() {
             group.enter()
             DispatchQueue.global().async {
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                collected.set(index, String(decoding: data, as: UTF8.self))
+                // Not readDataToEndOfFile: a signal interrupting its blocked read(2) makes
+                // Foundation trap (EINTR through a try!); this loop retries instead.
+                collected.set(index, String(decoding: Self.readToEnd(pipe.fileHandleForReading.fileDescriptor), as: UTF8.self))
                 group.leave()
             }
         }
@@ -69,6 +73,22 @@ public enum Command {
         process.waitUntilExit()
         _ = group.wait(timeout: .now() + 5)
         return CommandResult(status: process.terminationStatus, output: collected.get(0), error: collected.get(1))
+    }
+
+    /// Everything `fd` yields until end of file, retrying reads a signal interrupted.
+    static func readToEnd(_ fd: Int32) -> [UInt8] {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return data
+            }
+        }
     }
 }
 
