@@ -3,7 +3,7 @@ import Testing
 import FaultlineTestSupport
 
 /// Reloading and stopping a proxy that is serving traffic.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct LifecycleTests {
     /// `/64` always routed; `/json` routed only once `extraRoute` is given.
     static func config(port: Int, extraRoute: String?) -> ProxyConfig {

@@ -23,7 +23,7 @@ private final class OpenSSLServer: Sendable {
 }
 
 /// `faultline pins compute|check` through the real binary against files and `openssl s_server`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(2)))
 struct PinsCLITests {
     /// A root → intermediate → leaf chain made with the openssl CLI, plus pins by the openssl CLI pipeline.
     static func makeChain(in directory: TemporaryDirectory) async throws -> [String: String] {

@@ -66,7 +66,7 @@ public final class OutputLog: @unchecked Sendable {
 
     /// Waits for a line (after the first `skipping` lines) that satisfies `predicate`.
     @discardableResult
-    public func waitForLine(_ what: String, after skipping: Int = 0, timeout: Duration = .seconds(10),
+    public func waitForLine(_ what: String, after skipping: Int = 0, timeout: Duration = .seconds(30),
                      where predicate: @escaping (String) -> Bool) async throws -> Line {
         try await Deadline.poll("\(what); output so far:\n\(text)", timeout: timeout) {
             lines.dropFirst(skipping).first { predicate($0.text) }
@@ -76,7 +76,7 @@ public final class OutputLog: @unchecked Sendable {
     /// Waits for a line that contains `fragment`.
     @discardableResult
     public func waitForLine(containing fragment: String, after skipping: Int = 0,
-                     timeout: Duration = .seconds(10)) async throws -> Line {
+                     timeout: Duration = .seconds(30)) async throws -> Line {
         try await waitForLine("a line containing \"\(fragment)\"", after: skipping, timeout: timeout) {
             $0.contains(fragment)
         }
