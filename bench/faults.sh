@@ -131,13 +131,7 @@ run_config() {
   stop "$pid"
 }
 
-log "measuring ${CONFIGS[*]}: ${DURATION}s (+${WARMUP}s warm-up) x $ROUNDS round(s) each, one Faultline at a time"
-for ((round = 0; round < ROUNDS; round++)); do
-  # Rotate the order each round so no config always runs first.
-  for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
-    run_config "${CONFIGS[(i + round) % ${#CONFIGS[@]}]}" "$round"
-  done
-done
+measure_rounds
 
 # -------------------------------------------------------------------------- report
 mkdir -p "$BENCH_DIR/results"

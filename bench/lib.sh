@@ -268,3 +268,16 @@ wrk_keepalive() {
     echo "status=error"
   fi
 }
+
+# measure_rounds : runs `run_config NAME ROUND` (defined by the calling script) for every
+# name in CONFIGS, ROUNDS times, one Faultline at a time, the order rotated each round so no
+# config always runs first.
+measure_rounds() {
+  log "measuring ${CONFIGS[*]}: ${DURATION}s (+${WARMUP}s warm-up) x $ROUNDS round(s) each, one Faultline at a time"
+  local round i
+  for ((round = 0; round < ROUNDS; round++)); do
+    for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
+      run_config "${CONFIGS[(i + round) % ${#CONFIGS[@]}]}" "$round"
+    done
+  done
+}

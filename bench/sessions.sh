@@ -106,12 +106,7 @@ run_config() {
   stop "$pid"
 }
 
-log "measuring ${CONFIGS[*]}: ${DURATION}s (+${WARMUP}s warm-up) x $ROUNDS round(s) each, one Faultline at a time"
-for ((round = 0; round < ROUNDS; round++)); do
-  for ((i = 0; i < ${#CONFIGS[@]}; i++)); do
-    run_config "${CONFIGS[(i + round) % ${#CONFIGS[@]}]}" "$round"
-  done
-done
+measure_rounds
 
 mkdir -p "$BENCH_DIR/results"
 PYTHONPATH="$BENCH_DIR" python3 - "$RESULTS" "$BENCH_DIR/results/sessions-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" "$SESSIONS" \
