@@ -60,7 +60,7 @@ let package = Package(
 
         // Helpers every test target shares: temporary directories, processes, sockets, clients.
         .target(name: "FaultlineMemoryIO", dependencies: ["FaultlineIO"], path: "Tests/FaultlineMemoryIO", swiftSettings: strict),
-        .target(name: "FaultlineTestSupport", dependencies: ["COpenSSL"], path: "Tests/FaultlineTestSupport", swiftSettings: strict),
+        .target(name: "FaultlineTestSupport", dependencies: ["COpenSSL", "FaultlineTesting"], path: "Tests/FaultlineTestSupport", swiftSettings: strict),
         .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
         .testTarget(name: "FaultlineHTTP2Tests", dependencies: ["FaultlineHTTP2", "FaultlineHTTP"], swiftSettings: strict),
         .testTarget(name: "FaultlineIOTests", dependencies: ["FaultlineIO", "FaultlineMemoryIO", "FaultlineTestSupport"], swiftSettings: strict),

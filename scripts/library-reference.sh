@@ -18,7 +18,7 @@ while [[ $# -gt 0 ]]; do
 done
 graphs=$(mktemp -d)
 trap 'rm -rf "$graphs"' EXIT
-swiftc -emit-module -emit-module-path "$graphs/FaultlineTesting.swiftmodule" -module-name FaultlineTesting \
+swiftc -emit-module -emit-module-path "$graphs/FaultlineTesting.swiftmodule" -module-name FaultlineTesting -package-name faultline \
   -swift-version 6 -DFAULTLINE_LAUNCH Sources/FaultlineTesting/*.swift \
   -emit-symbol-graph -emit-symbol-graph-dir "$graphs"
 python3 scripts/library-reference.py "$graphs/FaultlineTesting.symbols.json" "${mode[@]}"

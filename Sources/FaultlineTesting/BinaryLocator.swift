@@ -1,6 +1,6 @@
 import Foundation
 
-// Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
+// Launching is for Linux and macOS; iOS test targets `connect` instead.
 #if FAULTLINE_LAUNCH
 /// Finds the `faultline` executable: an explicit path, else `FAULTLINE_BIN`, else each
 /// `PATH` entry in order.

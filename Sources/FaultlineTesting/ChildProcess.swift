@@ -1,42 +1,39 @@
 import Foundation
 
-// Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
+// Launching is for Linux and macOS; iOS test targets `connect` instead.
 #if FAULTLINE_LAUNCH
 /// One child started by `launch` (the proxy or its demo origin): started with its output
 /// collected, waited for until it prints its listening lines, and terminated (SIGTERM,
 /// then SIGKILL after a grace period) when no longer needed.
-final class ChildProcess: @unchecked Sendable {
-    // Unchecked: `Process` is not Sendable; it is configured before `run()` and afterwards
-    // only asked `isRunning`, `processIdentifier` and `terminate()`, which it makes safe.
-    private let process: Process
+final class ChildProcess: Sendable {
+    private let process: Subprocess
     let output = ProcessOutput()
     /// The command, for messages.
     let commandLine: String
 
     /// Starts `executable` with `arguments` in `directory`.
     init(executable: String, arguments: [String], directory: URL) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
         commandLine = ([executable] + arguments).joined(separator: " ")
+        let pipe: (read: Int32, write: Int32)
         do {
-            try process.run()
+            pipe = try Subprocess.pipe()
+            defer { close(pipe.write) }
+            do {
+                process = try Subprocess(executable: executable, arguments: arguments, directory: directory.path,
+                                         stdout: pipe.write, stderr: pipe.write)
+            } catch {
+                close(pipe.read)
+                throw error
+            }
         } catch {
             throw FaultlineError.launchFailed(reason: "cannot run \(commandLine): \(error)", output: "")
         }
-        ChildRegistry.add(process.processIdentifier)
-        // The child holds its own copy of the write end; ours must close for end of file.
-        try? pipe.fileHandleForWriting.close()
-        output.startReading(pipe.fileHandleForReading)
+        ChildRegistry.add(process.pid)
+        output.startReading(pipe.read)
     }
 
     /// The child's process id.
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
     /// Waits until a line starting with each prefix has been printed; returns the address
     /// after each prefix, in order. Throws `launchFailed` with the output when the child
@@ -46,10 +43,10 @@ final class ChildProcess: @unchecked Sendable {
         while true {
             let found = prefixes.compactMap { output.address(after: $0) }
             if found.count == prefixes.count { return found }
-            if !process.isRunning {
+            if let status = process.exitStatus {
                 // Let the reader collect the last words before quoting them.
                 try? await Task.sleep(for: .milliseconds(50))
-                throw FaultlineError.launchFailed(reason: "\(commandLine) exited with status \(process.terminationStatus)",
+                throw FaultlineError.launchFailed(reason: "\(commandLine) exited with status \(status)",
                                                   output: output.snapshot)
             }
             if clock.now >= deadline {
@@ -64,32 +61,31 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits until the child has exited and all it printed is read; returns its exit
+    /// status, or nil when `deadline` passes first.
+    func waitForExit(until deadline: ContinuousClock.Instant) async -> Int32? {
+        while ContinuousClock.now < deadline {
+            if let status = process.exitStatus, output.isClosed { return status }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
     /// Sends SIGTERM without waiting, so that several children wind down together.
     func requestTermination() {
-        if process.isRunning { process.terminate() }
+        process.send(SIGTERM)
     }
 
     /// SIGTERM, then SIGKILL when the child is still running after `grace`; returns once
     /// it has exited (blocking: it runs from `stop()` and `deinit`).
     func terminate(grace: Duration = .seconds(3)) {
-        defer { if !process.isRunning { ChildRegistry.remove(process.processIdentifier) } }
+        defer { if !process.isRunning { ChildRegistry.remove(process.pid) } }
         guard process.isRunning else { return }
-        process.terminate()
-        if waitForExit(within: grace) { return }
-        kill(process.processIdentifier, SIGKILL)
-        // SIGKILL always ends it; what is left is Foundation noticing, which on a machine
-        // loaded by a parallel test run took longer than five seconds once. Bounded anyway.
-        _ = waitForExit(within: .seconds(30))
-    }
-
-    private func waitForExit(within timeout: Duration) -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while process.isRunning {
-            if clock.now >= deadline { return false }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return true
+        process.send(SIGTERM)
+        if process.waitForExit(timeout: grace) != nil { return }
+        process.send(SIGKILL)
+        // SIGKILL always ends it; the wait is bounded anyway.
+        process.waitForExit(timeout: .seconds(30))
     }
 }
 #endif

@@ -1,6 +1,6 @@
 import Foundation
 
-// Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
+// Launching is for Linux and macOS; iOS test targets `connect` instead.
 #if FAULTLINE_LAUNCH
 /// The children `launch` started and not yet ended. When the test process exits while a
 /// `Faultline` is still alive (a test abandoned at its time limit never runs its `defer`,

@@ -1,6 +1,6 @@
 import Foundation
 
-// Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
+// Launching is for Linux and macOS; iOS test targets `connect` instead.
 #if FAULTLINE_LAUNCH
 extension Faultline {
     private static let listeningPrefix = "faultline: listening on "

@@ -1,6 +1,6 @@
 import Foundation
 
-// Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
+// Launching is for Linux and macOS; iOS test targets `connect` instead.
 #if FAULTLINE_LAUNCH
 /// What `launch` started: the proxy, the demo origin when there was no upstream, and the
 /// temporary directory holding the config and the log. `stop()` ends them exactly once.

@@ -1,6 +1,6 @@
 import Foundation
 
-// Launching needs Foundation's Process (Linux, macOS); iOS test targets `connect` instead.
+// Launching is for Linux and macOS; iOS test targets `connect` instead.
 #if FAULTLINE_LAUNCH
 /// Everything a child prints on stdout and stderr (one pipe), read as it becomes readable
 /// until the child closes it, so the child never blocks on a full pipe. Keeps the last
@@ -10,26 +10,28 @@ final class ProcessOutput: Sendable {
     private let text = Locked("")
     private let closed = Locked(false)
 
-    /// Starts reading `handle` until end of file. The read happens only once the pipe is
-    /// readable, so it never waits inside `read(2)`: a blocked read that a signal interrupts
-    /// fails with EINTR, which Foundation's `availableData` turns into a crash of the test
-    /// process (a run under `stress-ng` once died that way).
-    func startReading(_ handle: FileHandle) {
-        handle.readabilityHandler = { [self] handle in
-            let data = handle.availableData
-            guard !data.isEmpty else {
-                handle.readabilityHandler = nil
-                closed.withLock { $0 = true }
-                return
-            }
-            let chunk = String(decoding: data, as: UTF8.self)
-            text.withLock { text in
-                text += chunk
-                if text.utf8.count > Self.keptBytes {
-                    text = String(text.suffix(Self.keptBytes / 2))
+    /// Reads `fd` on a thread of its own until end of file, then closes it. Plain read(2)
+    /// with EINTR retried: Foundation's `availableData` traps on an interrupted read (a run
+    /// under `stress-ng` once died that way), and its readability handler is not called at
+    /// end of file.
+    func startReading(_ fd: Int32) {
+        Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                let chunk = String(decoding: buffer[0..<count], as: UTF8.self)
+                text.withLock { text in
+                    text += chunk
+                    if text.utf8.count > Self.keptBytes {
+                        text = String(text.suffix(Self.keptBytes / 2))
+                    }
                 }
             }
-        }
+            close(fd)
+            closed.withLock { $0 = true }
+        }.start()
     }
 
     /// What was printed so far.

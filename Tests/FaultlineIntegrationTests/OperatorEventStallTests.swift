@@ -26,19 +26,9 @@ struct OperatorEventStallTests {
         let path = try directory.write("faultline.json", TLSProxyConfig.json(config))
 
         // stderr: a pipe whose read end stays open and is never read, so it fills after 64 KiB.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestPaths.faultline)
-        process.arguments = ["run", "--config", path]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let stderrPipe = Pipe()
-        process.standardError = stderrPipe
-        try process.run()
-        try? stderrPipe.fileHandleForWriting.close()
-        defer {
-            if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
-            try? stderrPipe.fileHandleForReading.close()
-        }
+        let process = try ChildProcess(executable: TestPaths.faultline, arguments: ["run", "--config", path],
+                                       standardOutput: .discard, standardError: .unreadPipe)
+        defer { process.kill() }
         let url = "http://127.0.0.1:\(plainPort)/headers"
         let ready = ContinuousClock.now + .seconds(15)
         while (try? await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", url], maxTime: 2))?.text != "200" {

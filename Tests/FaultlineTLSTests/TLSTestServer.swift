@@ -56,18 +56,15 @@ final class TLSTestServer: @unchecked Sendable {
 /// `openssl s_server` on a free loopback port, stopped on `stop()`.
 final class TLSTestOpenSSLServer {
     let port: UInt16
-    private let process: Process
+    private let process: ChildProcess
 
     init(_ arguments: [String]) throws {
         for _ in 0..<5 {
             let port = try FreePort.available()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["openssl", "s_server", "-accept", "127.0.0.1:\(port)", "-quiet"] + arguments
-            process.standardInput = Pipe()
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            // stdin held open: s_server reads commands from it and would act on end of input.
+            let process = try ChildProcess(executable: "/usr/bin/openssl",
+                                           arguments: ["s_server", "-accept", "127.0.0.1:\(port)", "-quiet"] + arguments,
+                                           standardOutput: .discard, standardError: .discard, holdStandardInput: true)
             let deadline = Date().addingTimeInterval(10)
             while process.isRunning, Date() < deadline, !FreePort.isListening(port) { usleep(20_000) }
             if process.isRunning, FreePort.isListening(port) {
@@ -75,15 +72,13 @@ final class TLSTestOpenSSLServer {
                 self.process = process
                 return
             }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()  // most likely EADDRINUSE: try another port
+            // Most likely EADDRINUSE: try another port (dropping the child kills it).
         }
         throw TestFailure("openssl s_server did not start")
     }
 
     func stop() {
         // s_server does not always stop on SIGTERM while a connection is open.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.kill()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTesting
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,37 +43,56 @@ public enum Command {
     /// `timeout`.
     public static func launch(_ arguments: [String], input: String? = nil, directory: URL? = nil,
                               timeout: Duration = .seconds(60)) throws(TestFailure) -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        do { try process.run() } catch {
+        var parentEnds: [Int32] = [], childEnds: [Int32] = []
+        let process: Subprocess
+        do {
+            defer { childEnds.forEach { close($0) } }
+            let (stdinPipe, stdoutPipe, stderrPipe) = (try Subprocess.pipe(), try Subprocess.pipe(), try Subprocess.pipe())
+            parentEnds = [stdinPipe.write, stdoutPipe.read, stderrPipe.read]
+            childEnds = [stdinPipe.read, stdoutPipe.write, stderrPipe.write]
+            process = try Subprocess(executable: "/usr/bin/env", arguments: arguments, directory: directory?.path,
+                                     stdin: stdinPipe.read, stdout: stdoutPipe.write, stderr: stderrPipe.write)
+        } catch {
+            parentEnds.forEach { close($0) }
             throw TestFailure("cannot start \(arguments.first ?? "nothing"): \(error)")
         }
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try? stdin.fileHandleForWriting.close()
-        // Drain both pipes at once, so that a chatty tool never blocks on a full pipe.
+        // Drain both pipes at once, so that a chatty tool never blocks on a full pipe; each
+        // reader closes its end when done.
         let collected = Collected()
         let group = DispatchGroup()
-        for (index, pipe) in [stdout, stderr].enumerated() {
+        for (index, fd) in [parentEnds[1], parentEnds[2]].enumerated() {
             group.enter()
             DispatchQueue.global().async {
-                // Not readDataToEndOfFile: a signal interrupting its blocked read(2) makes
-                // Foundation trap (EINTR through a try!); this loop retries instead.
-                collected.set(index, String(decoding: Self.readToEnd(pipe.fileHandleForReading.fileDescriptor), as: UTF8.self))
+                collected.set(index, String(decoding: Self.readToEnd(fd), as: UTF8.self))
+                close(fd)
                 group.leave()
             }
         }
-        let end = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < end { usleep(10_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        if let input { Self.writeAll(Array(input.utf8), to: parentEnds[0]) }
+        close(parentEnds[0])
+        if process.waitForExit(timeout: timeout) == nil {
+            process.send(SIGTERM)
+            if process.waitForExit(timeout: .seconds(5)) == nil { process.send(SIGKILL) }
+        }
+        let status = process.waitForExit(timeout: .seconds(30)) ?? 128 + SIGKILL
         _ = group.wait(timeout: .now() + 5)
-        return CommandResult(status: process.terminationStatus, output: collected.get(0), error: collected.get(1))
+        return CommandResult(status: status, output: collected.get(0), error: collected.get(1))
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying interrupted and partial writes; stops early
+    /// when the reader has gone.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
     }
 
     /// Everything `fd` yields until end of file, retrying reads a signal interrupted.

@@ -60,7 +60,7 @@ struct BugReportHARTests {
         try Data(Self.har.utf8).write(to: harFile)
 
         // What a developer runs once and commits beside the test.
-        try Self.faultline(["scenario", "from-har", harFile.path, "--name", "profile-error", "-o", scenarioFile.path])
+        try await Faultline.runCommand(["scenario", "from-har", harFile.path, "--name", "profile-error", "-o", scenarioFile.path])
         // The HAR's outage lasted a second; on a busy test machine the app may take longer
         // to get there, so the outage phase is edited to end after the two failures it
         // recorded instead (the generated file is meant to be edited).
@@ -84,21 +84,6 @@ struct BugReportHARTests {
             #expect(attempts.prefix(2).allSatisfy { $0.scenario?.phase == 1 })
             #expect(attempts.last?.scenario?.phase == 2)
         }
-    }
-
-    /// Runs the `faultline` binary the tests use (`FAULTLINE_BIN`, else the one on PATH).
-    static func faultline(_ arguments: [String]) throws {
-        let process = Process()
-        if let binary = ProcessInfo.processInfo.environment["FAULTLINE_BIN"], !binary.isEmpty {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["faultline"] + arguments
-        }
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "faultline \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
     }
 
     /// Replaces `for_ms` with `requests` on each phase named for its failures

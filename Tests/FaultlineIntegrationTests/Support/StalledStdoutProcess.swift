@@ -1,56 +1,38 @@
 import Foundation
 import FaultlineTestSupport
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `faultline run --config FILE` whose stdout is a pipe nobody reads (it fills after 64 KiB
 /// and every later write(2) blocks), and whose stderr goes line by line into an `OutputLog`.
 /// Ready once the listener and the admin API are up. Killed (SIGKILL) when dropped.
-final class StalledStdoutProcess: @unchecked Sendable {
-    let process: Process
-    /// Held so the read end stays open (a closed read end would turn writes into EPIPE).
-    private let stdoutPipe: Pipe
-    let stderr = OutputLog()
-    private(set) var port = 0
-    private(set) var adminPort = 0
+final class StalledStdoutProcess: Sendable {
+    private let child: ChildProcess
+    let port: Int
+    let adminPort: Int
+    /// Its stderr, line by line.
+    var stderr: OutputLog { child.output }
 
-    private init(config path: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestPaths.faultline)
-        process.arguments = ["run", "--config", path]
-        process.standardInput = FileHandle.nullDevice
-        let stdoutPipe = Pipe()
-        let stderrPipe = Pipe()
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        self.process = process
-        self.stdoutPipe = stdoutPipe
-        try process.run()
-        try? stdoutPipe.fileHandleForWriting.close()
-        try? stderrPipe.fileHandleForWriting.close()
-        stderr.startReading(stderrPipe.fileHandleForReading)
+    private init(child: ChildProcess, port: Int, adminPort: Int) {
+        self.child = child
+        self.port = port
+        self.adminPort = adminPort
     }
 
     /// Starts the proxy and waits for `faultline: listening on` and `admin API listening on`.
     static func start(config path: String) async throws -> StalledStdoutProcess {
-        let started = try StalledStdoutProcess(config: path)
-        let listening = try await started.stderr.waitForLine(containing: "faultline: listening on ", timeout: .seconds(15))
-        let admin = try await started.stderr.waitForLine(containing: "admin API listening on ", timeout: .seconds(15))
+        let child = try ChildProcess(executable: TestPaths.faultline, arguments: ["run", "--config", path],
+                                     standardOutput: .unreadPipe, standardError: .log)
+        let listening = try await child.output.waitForLine(containing: "faultline: listening on ", timeout: .seconds(15))
+        let admin = try await child.output.waitForLine(containing: "admin API listening on ", timeout: .seconds(15))
         guard let port = Int(listening.text.split(separator: ":").last ?? ""),
               let adminPort = Int(admin.text.split(separator: ":").last ?? "") else {
-            throw TestFailure("no ports in \(started.stderr.text)")
+            throw TestFailure("no ports in \(child.output.text)")
         }
-        started.port = port
-        started.adminPort = adminPort
-        return started
+        return StalledStdoutProcess(child: child, port: port, adminPort: adminPort)
     }
 
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { child.isRunning }
 
     func kill() {
-        if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+        child.kill()
     }
-
-    deinit { kill() }
 }
