@@ -53,7 +53,7 @@ case "$mode" in
     ;;
   address)
     export ASAN_OPTIONS="log_path=$reports/asan detect_leaks=1 detect_stack_use_after_return=0${symbolizer:+ external_symbolizer_path=$symbolizer}"
-    # Fuzz/sanitizers/lsan.supp: Foundation's Process in the integration tests' own code.
+    # Fuzz/sanitizers/lsan.supp: the launchers in the integration tests' own code.
     export LSAN_OPTIONS="suppressions=$PWD/Fuzz/sanitizers/lsan.supp print_suppressions=0"
     ;;
 esac
