@@ -22,6 +22,9 @@
 #                        proxy, wrk -t2; split: wrk and the origin pinned to CPU 0, each proxy
 #                        alone on CPU 1 with 1 worker/thread, wrk -t1 (needs taskset and 2 CPUs;
 #                        the latency scenario moves the proxy to CPU 0 for its measurement)
+#   BENCH_WORKERS        shared layout only: workers per proxy, 1 or 2 (default 2); bench/scaling.sh
+#                        runs both to show how each proxy scales from one core to two
+#   BENCH_RESULTS_TSV    also copy the raw measurements (results.tsv) to this file
 #   BENCH_TLS_KEY        key type of the bench certificates: ec (P-256, default) or rsa (2048)
 #   BENCH_READY_TIMEOUT  seconds to wait for each server to answer (default 30)
 #   BENCH_KEEP=1         keep the temporary directory (configs, logs, raw wrk output)
@@ -133,7 +136,8 @@ if [[ $LAYOUT == split ]]; then
   WORKERS=1
   WRK_T=-t1
 else
-  WORKERS=2
+  WORKERS=${BENCH_WORKERS:-2}
+  [[ $WORKERS == 1 || $WORKERS == 2 ]] || die "BENCH_WORKERS must be 1 or 2, got '$WORKERS'"
   WRK_T=-t2
 fi
 if enabled haproxy; then
@@ -515,6 +519,7 @@ META=$WORK/meta.txt
   [[ -z $TLS ]] || echo "tls_key=$TLS_KEY"
 } >"$META"
 python3 "$BENCH_DIR/report.py" "$RESULTS" "$META" "$OUT"
+[[ -z ${BENCH_RESULTS_TSV:-} ]] || cp "$RESULTS" "$BENCH_RESULTS_TSV"
 log "table written to ${OUT#"$ROOT/"}"
 
 if [[ ${#CRASHED[@]} -gt 0 ]]; then

@@ -36,7 +36,9 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         var result: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(literal, nil, &hints, &result)
         guard status == 0, let first = result else {
-            throw IOError("resolve \(host)", code: status == EAI_SYSTEM ? errno : ENOENT)
+            if status == EAI_SYSTEM { throw IOError("resolve \(host)", code: errno) }
+            // "Name or service not known" says more than any errno.
+            throw IOError("resolve \(host)", code: ENOENT, detail: String(cString: gai_strerror(status)))
         }
         defer { freeaddrinfo(result) }
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)

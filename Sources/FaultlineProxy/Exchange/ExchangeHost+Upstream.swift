@@ -12,6 +12,9 @@ extension ExchangeHost {
     /// Sends the exchange's head on a pooled or new upstream connection, or opens its stream.
     func connectUpstream(_ exchange: Exchange, fresh: Bool, requestComplete: Bool) {
         guard let route = exchange.route else { return }
+        if let destination = exchange.destination, destination.address == nil {
+            guard lookUp(destination, for: exchange) else { return }
+        }
         guard let address = exchange.destination?.address ?? exchange.snapshot.address(ofUpstream: route.upstream.name) else {
             run(exchange.machine.upstreamFailed(.noAddress(upstream: route.upstream.name), attempt: UpstreamAttemptFacts()),
                 on: exchange)
@@ -68,6 +71,35 @@ extension ExchangeHost {
         }
         if requestComplete { connection.requestWritten() }
         run(exchange.machine.upstreamAttached(connecting: connection.socket.isConnecting), on: exchange)
+    }
+
+    /// Fills in the address of a forward-proxy host not looked up yet. True when it is known
+    /// now; false when the exchange failed (no such host, or Faultline itself) or waits, as
+    /// during a delay, for a lookup off the loop, which contacts the upstream when it ends.
+    private func lookUp(_ destination: ForwardDestination, for exchange: Exchange) -> Bool {
+        let answer = context.forwardResolver.resolve(destination.target) { [weak self, weak exchange] answer in
+            guard let self, let exchange, self.exchange === exchange else { return }
+            // A failure or a self-reference is kept by the resolver: the next connect meets it.
+            if case .success(let address) = answer, self.context.selfReference(destination.target, at: address) == nil {
+                exchange.destination?.address = address
+            }
+            self.run(exchange.machine.faultStepDue(.contactUpstream), on: exchange)
+        }
+        switch answer {
+        case nil:
+            run(exchange.machine.upstreamLookupStarted(), on: exchange)
+            return false
+        case .failure(let error)?:
+            run(exchange.machine.upstreamFailed(.connect(error), attempt: UpstreamAttemptFacts()), on: exchange)
+            return false
+        case .success(let address)?:
+            if let reason = context.selfReference(destination.target, at: address) {
+                run(exchange.machine.upstreamFailed(.selfReference(reason), attempt: UpstreamAttemptFacts()), on: exchange)
+                return false
+            }
+            exchange.destination?.address = address
+            return true
+        }
     }
 
     /// The exchange completed: the pool decides whether an HTTP/1 connection stays (only if

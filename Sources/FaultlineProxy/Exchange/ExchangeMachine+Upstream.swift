@@ -26,6 +26,13 @@ extension ExchangeMachine {
         return actions
     }
 
+    /// The upstream's address is being looked up (a forward-proxy host) before the connect:
+    /// as during a delay, the request body is held, until `faultStepDue(.contactUpstream)`.
+    mutating func upstreamLookupStarted() -> ExchangeActions {
+        if case .awaitingUpstream = state { state = .delaying }
+        return ExchangeActions()
+    }
+
     /// The upstream connection failed (it is closed already); `attempt` tells whether the
     /// request may go again on a fresh connection.
     mutating func upstreamFailed(_ failure: UpstreamFailure, attempt facts: UpstreamAttemptFacts) -> ExchangeActions {

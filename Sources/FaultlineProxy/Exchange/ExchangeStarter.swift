@@ -97,9 +97,7 @@ struct ExchangeStarter {
             return nil
         }
         let target = destination.target
-        if let configured = snapshot.config.upstreams.first(where: {
-            $0.host == target.host && $0.port == target.port && $0.isTLS == destination.tls
-        }) {
+        if let configured = snapshot.configuredUpstream(for: target, tls: destination.tls) {
             return CompiledRoute(index: route.index, name: route.name, upstream: configured, faults: route.faults)
         }
         let upstream = UpstreamConfig(name: target.description, scheme: destination.tls ? "https" : "http",

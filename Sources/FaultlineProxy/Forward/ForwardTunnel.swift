@@ -13,6 +13,8 @@ final class ForwardTunnel: ClientConnection, StreamSocketDelegate {
     enum Stage {
         /// A delay fault runs before the connect.
         case delaying(TimerID)
+        /// The host's address is being looked up, off the loop.
+        case resolving
         /// The connect to the real host is under way.
         case connecting
         /// Relaying bytes.
@@ -26,7 +28,8 @@ final class ForwardTunnel: ClientConnection, StreamSocketDelegate {
     /// The facts the tunnel starts with.
     struct Setup {
         let target: ForwardTarget
-        let address: SocketAddress
+        /// The host's address when known at the CONNECT; else it is looked up before the connect.
+        let address: SocketAddress?
         let clientIP: String
         let clientPort: Int?
         let route: String?
@@ -42,6 +45,7 @@ final class ForwardTunnel: ClientConnection, StreamSocketDelegate {
     private unowned(unsafe) let context: LoopContext
     private let setup: Setup
     private var stage: Stage
+    private var address: SocketAddress?
     /// Client bytes that arrived with the CONNECT, sent once the tunnel opens.
     private var initial: [UInt8]
     private var bytesUp = 0
@@ -62,6 +66,7 @@ final class ForwardTunnel: ClientConnection, StreamSocketDelegate {
         self.initial = initial
         self.context = context
         self.setup = setup
+        address = setup.address
         startedAt = context.loop.now
         lastActivity = startedAt
         stage = .connecting
@@ -103,10 +108,18 @@ final class ForwardTunnel: ClientConnection, StreamSocketDelegate {
     }
 
     private func connect() {
-        stage = .connecting
         lastActivity = context.loop.now
+        guard let address else {
+            let answer = context.forwardResolver.resolve(setup.target) { [weak self] answer in
+                guard let self, case .resolving = self.stage else { return }
+                self.lookedUp(answer)
+            }
+            if let answer { lookedUp(answer) } else { stage = .resolving }
+            return
+        }
+        stage = .connecting
         do {
-            let socket = try StreamSocket.connect(to: setup.address, on: context.loop)
+            let socket = try StreamSocket.connect(to: address, on: context.loop)
             socket.delegate = self
             upstream = socket
         } catch {
@@ -114,10 +127,28 @@ final class ForwardTunnel: ClientConnection, StreamSocketDelegate {
         }
     }
 
+    private func lookedUp(_ answer: Result<SocketAddress, IOError>) {
+        switch answer {
+        case .failure(let error):
+            refuseAfterConnectFailure("\(error)")
+        case .success(let resolved):
+            if let reason = context.selfReference(setup.target, at: resolved) {
+                refuse(status: 403, body: "forbidden: \(reason)\n", reason: "refused: \(reason)")
+                return
+            }
+            address = resolved
+            connect()
+        }
+    }
+
     private func refuseAfterConnectFailure(_ reason: String) {
-        let body = "cannot connect to \(setup.target.description): \(reason)\n"
-        client.write(Array("HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8))
-        finish("connect failed: \(reason)", status: 502, closeClient: .graceful)
+        refuse(status: 502, body: "cannot connect to \(setup.target.description): \(reason)\n", reason: "connect failed: \(reason)")
+    }
+
+    /// Answers the CONNECT with `status` instead of the 200, and ends.
+    private func refuse(status: Int, body: String, reason: String) {
+        client.write(Array("HTTP/1.1 \(status) \(HTTPStatus.reason(status))\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8))
+        finish(reason, status: status, closeClient: .graceful)
     }
 
     // MARK: StreamSocketDelegate
@@ -140,7 +171,7 @@ final class ForwardTunnel: ClientConnection, StreamSocketDelegate {
         switch stage {
         case .open: relay(bytes, socket === client ? .up : .down)
         case .hanging: break
-        case .delaying, .connecting:
+        case .delaying, .resolving, .connecting:
             if socket === client { initial.append(contentsOf: bytes) }
         case .closed: break
         }
@@ -233,7 +264,7 @@ final class ForwardTunnel: ClientConnection, StreamSocketDelegate {
         case .closed: return
         case .delaying(let timer): context.loop.cancel(timer)
         case .hanging(let timer?): context.loop.cancel(timer)
-        case .hanging(nil), .connecting, .open: break
+        case .hanging(nil), .resolving, .connecting, .open: break
         }
         stage = .closed
         if let pacingTimer { context.loop.cancel(pacingTimer) }
@@ -278,7 +309,8 @@ final class ForwardTunnel: ClientConnection, StreamSocketDelegate {
 
     func checkDeadline(now: UInt64) {
         switch stage {
-        case .connecting:
+        case .resolving, .connecting:
+            // The connect timeout covers the lookup too: an answer after it is ignored.
             if now &- lastActivity > UInt64(setup.connectMs) * 1_000_000 {
                 refuseAfterConnectFailure("no connection within \(setup.connectMs) ms")
             }

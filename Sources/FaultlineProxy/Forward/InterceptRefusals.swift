@@ -13,24 +13,28 @@ final class InterceptRefusals: Sendable {
         var lastReason: String
         /// Whether the host now passes through.
         var passThrough: Bool
+        /// What the app pin file configured for the host says about the real chain, if one is.
+        var appPins: String?
 
         enum CodingKeys: String, CodingKey {
             case host, refusals
             case lastReason = "last_reason"
             case passThrough = "pass_through"
+            case appPins = "app_pins"
         }
     }
 
     private static let capacity = 10_000
     private let hosts = Mutex<[String: Entry]>([:])
 
-    /// Counts a refusal for `host`; with `threshold` reached, the host passes through from now on.
-    /// The entry after counting.
-    func record(host: String, reason: String, threshold: Int?) -> Entry {
+    /// Counts a refusal for `host` (with what its app pin file says, `appPins`); with
+    /// `threshold` reached, the host passes through from now on. The entry after counting.
+    func record(host: String, reason: String, threshold: Int?, appPins: String?) -> Entry {
         hosts.withLock { hosts in
             var entry = hosts[host] ?? Entry(host: host, refusals: 0, lastReason: reason, passThrough: false)
             entry.refusals += 1
             entry.lastReason = reason
+            entry.appPins = appPins
             if let threshold, entry.refusals >= threshold { entry.passThrough = true }
             if hosts[host] != nil || hosts.count < Self.capacity { hosts[host] = entry }
             return entry

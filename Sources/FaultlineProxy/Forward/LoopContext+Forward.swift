@@ -1,3 +1,6 @@
+import FaultlineHTTP
+import FaultlineIO
+
 /// The per-loop state of forward-proxy requests.
 extension LoopContext {
     /// The pool and TLS settings of a forwarded exchange's destination, made on first use;
@@ -8,5 +11,12 @@ extension LoopContext {
         return forwardPools.destination(destination.poolKey) {
             try forwardSecurities.security(for: route.upstream, caFile: destination.caFile)
         }
+    }
+
+    /// Why `target` at `address` may not be contacted: it is one of Faultline's own sockets (a
+    /// proxy listener, or the admin API reached through the proxy); nil when it may.
+    func selfReference(_ target: ForwardTarget, at address: SocketAddress) -> String? {
+        guard ForwardGate.isOwn(address, own: state.ownAddresses.withLock { $0 }) else { return nil }
+        return "\(target.description) is Faultline itself (a proxy listener or the admin API); requests to it through the proxy are refused"
     }
 }

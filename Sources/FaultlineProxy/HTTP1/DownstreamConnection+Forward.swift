@@ -33,20 +33,22 @@ extension DownstreamConnection {
         return .success(destination)
     }
 
-    /// The destination's address, refused when it is one of Faultline's own sockets (a loop,
-    /// or the admin API reached through the proxy) or does not resolve.
+    /// The destination, refused when it is known to be one of Faultline's own sockets or
+    /// known not to resolve. A name not looked up yet is looked up off the loop when the
+    /// upstream is contacted (`ForwardResolver`), and checked then.
     func resolveForward(_ target: ForwardTarget, tls: Bool, config: ForwardProxyConfig) -> Result<ForwardDestination, ForwardRefusal> {
-        let address: SocketAddress
-        switch context.forwardResolver.resolve(target, now: context.loop.now) {
-        case .success(let resolved): address = resolved
-        case .failure(let error):
+        var address: SocketAddress?
+        switch context.forwardResolver.known(target) {
+        case .success(let known)?:
+            address = known
+        case .failure(let error)?:
             return .failure(ForwardRefusal(response: LocalResponse(
-                status: 502, message: "cannot resolve \(target.host): \(error)", keepAlive: false)))
+                status: 502, message: "cannot resolve \(target.host): \(error.reason)", keepAlive: false)))
+        case nil:
+            address = nil
         }
-        if ForwardGate.isOwn(address, own: context.state.ownAddresses.withLock { $0 }) {
-            return .failure(ForwardRefusal(response: LocalResponse(
-                status: 403, message: "forbidden: \(target.description) is Faultline itself (a proxy listener or the admin API); requests to it through the proxy are refused",
-                keepAlive: false)))
+        if let address, let reason = context.selfReference(target, at: address) {
+            return .failure(ForwardRefusal(response: LocalResponse(status: 403, message: "forbidden: \(reason)", keepAlive: false)))
         }
         return .success(ForwardDestination(target: target, address: address, tls: tls, caFile: config.upstreamCAPath))
     }

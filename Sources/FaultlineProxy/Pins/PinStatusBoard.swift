@@ -75,6 +75,12 @@ final class PinStatusBoard: Sendable {
         }
     }
 
+    /// The verdict line of `upstream`'s live app pins on the last chain it showed; nil before
+    /// its first handshake, or without an app pin file.
+    func lastVerdict(upstream: String) -> String? {
+        statuses.withLock { $0[upstream]?.lastVerdict }
+    }
+
     /// Counters and last chains per upstream.
     func report() -> [String: UpstreamReport] {
         statuses.withLock { $0 }.mapValues { status in

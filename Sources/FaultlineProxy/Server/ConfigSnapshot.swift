@@ -1,6 +1,7 @@
 import Foundation
 import FaultlineIO
 import FaultlineConfig
+import FaultlineHTTP
 import FaultlineTLS
 
 /// A validated configuration compiled for the hot path: routes into a matcher, upstream names
@@ -140,6 +141,12 @@ public final class ConfigSnapshot: Sendable {
     /// This snapshot's interception context for the CA at `certificate` / `key`, if it has one.
     func interceptor(certificate: String, key: String) -> TLSInterceptor? {
         interceptorFiles.firstIndex(of: [certificate, key]).flatMap { interceptors[$0] }
+    }
+
+    /// The upstream configured for exactly this host, port and scheme: its settings (and
+    /// pins) apply to a forward-proxy client's requests to that host.
+    func configuredUpstream(for target: ForwardTarget, tls: Bool) -> UpstreamConfig? {
+        config.upstreams.first { $0.host == target.host && $0.port == target.port && $0.isTLS == tls }
     }
 
     /// The resolved address of the upstream named `name`.

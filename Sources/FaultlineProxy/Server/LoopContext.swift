@@ -26,8 +26,8 @@ final class LoopContext: @unchecked Sendable {
     let pool = UpstreamPool()
     /// HTTP/2 upstream connections (`protocol: h2` or `h2c`), shared by this loop's exchanges.
     let http2Upstreams = HTTP2UpstreamRegistry()
-    /// Hosts forward-proxy clients asked for, resolved.
-    let forwardResolver = ForwardResolver()
+    /// Hosts forward-proxy clients asked for, resolved off the loop.
+    let forwardResolver: ForwardResolver
     /// TLS contexts towards intercepted hosts.
     let forwardSecurities = ForwardSecurityCache()
     /// Idle upstream connections to the hosts forward-proxy clients asked for, per host.
@@ -46,6 +46,7 @@ final class LoopContext: @unchecked Sendable {
         self.loop = loop
         self.state = state
         self.snapshot = snapshot
+        forwardResolver = ForwardResolver(loop: loop)
         metrics = LoopMetrics(routes: snapshot.config.routes.map(\.name))
         pool.retainOnly(Self.poolKeys(of: snapshot))
         state.metrics.register(metrics)

@@ -30,9 +30,15 @@ enum UpstreamFailure: Error {
     case notProcessed(HTTP2ErrorCode, frame: LogHTTP2Error.Frame)
     /// The HTTP/2 connection broke (a protocol error, or a GOAWAY with an error code).
     case http2(String)
+    /// A forward-proxy host turned out, once looked up, to be one of Faultline's own sockets:
+    /// refused as a literal address naming it is (403), never connected to.
+    case selfReference(String)
 
     /// The status a client gets when this happens before any response byte.
-    var status: Int { 502 }
+    var status: Int {
+        if case .selfReference = self { return 403 }
+        return 502
+    }
 
     /// The short plain-text body a client gets.
     var message: String {
@@ -50,13 +56,14 @@ enum UpstreamFailure: Error {
         case .streamReset(let code): "upstream reset the HTTP/2 stream (\(code))"
         case .notProcessed(let code, let frame): "upstream did not process the HTTP/2 stream (\(frame.rawValue) \(code))"
         case .http2(let reason): "upstream HTTP/2 connection failed: \(reason)"
+        case .selfReference(let reason): "forbidden: \(reason)"
         }
     }
 
     /// What the log record notes.
     var error: ExchangeError {
         switch self {
-        case .connect, .noAddress: .upstreamConnect
+        case .connect, .noAddress, .selfReference: .upstreamConnect
         case .io: .upstreamIO
         case .malformed: .upstreamMalformed
         case .closedEarly: .upstreamClosed

@@ -14,17 +14,18 @@ struct ForwardStack {
     /// The CA the proxy mints (or found) in its certs directory.
     var caPath: String { directory.path("certs/ca.pem") }
 
-    /// The one-line mode, with `extra` arguments.
-    static func start(_ extra: [String] = []) async throws -> ForwardStack {
+    /// The one-line mode, with `extra` arguments; `launcher` runs the proxy (`HeldDNS`).
+    static func start(_ extra: [String] = [], launcher: [String] = []) async throws -> ForwardStack {
         let origin = try await OriginProcess.demo()
         let directory = try TemporaryDirectory()
         let proxy = try await FaultlineProcess.run(
-            ["--forward", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--certs", directory.path("certs")] + extra)
+            ["--forward", "127.0.0.1:0", "--admin", "127.0.0.1:0", "--certs", directory.path("certs")] + extra, launcher: launcher)
         return try await ready(origin: origin, proxy: proxy, directory: directory)
     }
 
     /// A config file: `listener` is the forward listener's object (address added), plus an admin API.
-    static func start(forward: [String: Any], routes: [[String: Any]] = [], extra: [String: Any] = [:]) async throws -> ForwardStack {
+    static func start(forward: [String: Any], routes: [[String: Any]] = [], extra: [String: Any] = [:],
+                      launcher: [String] = []) async throws -> ForwardStack {
         let origin = try await OriginProcess.demo()
         let directory = try TemporaryDirectory()
         var forwardObject = forward
@@ -39,7 +40,7 @@ struct ForwardStack {
         for (key, value) in extra { root[key] = value }
         let data = try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys])
         let path = try directory.write("forward.json", String(decoding: data, as: UTF8.self))
-        let proxy = try await FaultlineProcess.run(config: path)
+        let proxy = try await FaultlineProcess.run(config: path, launcher: launcher)
         return try await ready(origin: origin, proxy: proxy, directory: directory)
     }
 

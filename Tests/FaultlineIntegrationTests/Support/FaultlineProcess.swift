@@ -16,9 +16,12 @@ final class FaultlineProcess: Sendable {
         self.ports = ports
     }
 
-    /// Starts `faultline run ARGUMENTS` and waits until `listeners` listeners are ready.
-    static func run(_ arguments: [String], listeners: Int = 1, timeout: Duration = .seconds(15)) async throws -> FaultlineProcess {
-        let child = try ChildProcess(executable: TestPaths.faultline, arguments: ["run"] + arguments)
+    /// Starts `faultline run ARGUMENTS` and waits until `listeners` listeners are ready;
+    /// `launcher` is a command that runs it (e.g. in a namespace of its own: `HeldDNS`).
+    static func run(_ arguments: [String], listeners: Int = 1, timeout: Duration = .seconds(15),
+                    launcher: [String] = []) async throws -> FaultlineProcess {
+        let command = launcher + [TestPaths.faultline, "run"] + arguments
+        let child = try ChildProcess(executable: command[0], arguments: Array(command.dropFirst()))
         let marker = "faultline: listening on "
         let lines = try await Deadline.poll("\(listeners) listening line(s) from faultline run; output:\n\(child.output.text)",
                                             timeout: timeout) { () -> [String]? in
@@ -39,8 +42,8 @@ final class FaultlineProcess: Sendable {
     }
 
     /// Starts `faultline run --config FILE` with extra arguments.
-    static func run(config path: String, _ extra: [String] = []) async throws -> FaultlineProcess {
-        try await run(["--config", path] + extra)
+    static func run(config path: String, _ extra: [String] = [], launcher: [String] = []) async throws -> FaultlineProcess {
+        try await run(["--config", path] + extra, launcher: launcher)
     }
 
     /// Runs a faultline command that exits by itself (`check-config`, `--help`) and

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# How each proxy scales from one core to two: bench/run.sh in the shared layout (every
+# process, wrk included, free to use both cores) with one worker per proxy (Faultline
+# `workers: 1`, nginx `worker_processes 1`, HAProxy `nbthread 1`) and with two, alternated
+# round by round so both see the same machine, for keep-alive HTTP/1, the TLS listener and
+# h2. Prints, per scenario and proxy, the median req/s with one and with two workers and
+# their ratio, and whether Faultline's ratio is at least the better peer's. See docs/bench.md.
+#
+#   bench/scaling.sh                         3 rounds of 6 s per measurement
+#   BENCH_ROUNDS=5 BENCH_SECONDS=10 bench/scaling.sh
+#
+# Environment: BENCH_ROUNDS (default 3), BENCH_SECONDS (default 6), BENCH_WARMUP (default 1),
+# BENCH_SCENARIOS (default keepalive,tls_listener,h2), BENCH_OUT (default
+# bench/results/scaling-latest.md); the rest as bench/run.sh.
+set -euo pipefail
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$BENCH_DIR")
+rounds=${BENCH_ROUNDS:-3}
+[[ $rounds =~ ^[1-9][0-9]?$ ]] || { echo "scaling: BENCH_ROUNDS must be 1-99, got '$rounds'" >&2; exit 2; }
+scenarios=${BENCH_SCENARIOS:-keepalive,tls_listener,h2}
+out=${BENCH_OUT:-$ROOT/bench/results/scaling-latest.md}
+work=$(mktemp -d /tmp/faultline-scaling.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)
+
+for ((round = 1; round <= rounds; round++)); do
+  for workers in 1 2; do
+    echo "scaling: round $round of $rounds, $workers worker(s) per proxy" >&2
+    BENCH_LAYOUT=shared BENCH_WORKERS=$workers BENCH_ROUNDS=1 BENCH_SCENARIOS=$scenarios \
+      BENCH_SECONDS=${BENCH_SECONDS:-6} BENCH_WARMUP=${BENCH_WARMUP:-1} \
+      BENCH_OUT="$work/report-$workers-$round.md" BENCH_RESULTS_TSV="$work/results-$workers-$round.tsv" \
+      "$BENCH_DIR/run.sh" >"$work/run-$workers-$round.log" 2>&1 \
+      || { tail -n 20 "$work/run-$workers-$round.log" >&2; echo "scaling: bench/run.sh failed" >&2; exit 1; }
+    BENCH_BUILD=0
+    export BENCH_BUILD
+  done
+done
+
+mkdir -p "$(dirname "$out")"
+PYTHONPATH="$BENCH_DIR" python3 - "$work" "$rounds" "$scenarios" "$out" "$loadavg_start" <<'PY'
+import datetime, os, statistics, sys
+from bench_stats import load_runs, write_report
+
+work, rounds, scenarios, out, load_start = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(","), sys.argv[4], sys.argv[5]
+proxies = ["faultline", "nginx", "haproxy"]
+label = {"faultline": "Faultline", "nginx": "nginx", "haproxy": "HAProxy"}
+names = {"keepalive": "keep-alive GET /64, 50 conns", "tls_listener": "TLS listener, keep-alive GET /64, 50 conns",
+         "h2": "h2 TLS listener, GET /64, 10 conns × 10 streams"}
+
+def rps(workers):
+    """{(proxy, scenario): [req/s per round]}"""
+    found = {}
+    for r in range(1, rounds + 1):
+        path = os.path.join(work, f"results-{workers}-{r}.tsv")
+        for line in open(path):
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != 3:
+                continue
+            proxy, scenario, fields = parts
+            kv = dict(item.partition("=")[::2] for item in fields.split())
+            if "requests" in kv and "status" not in kv:
+                found.setdefault((proxy, scenario), []).append(int(kv["requests"]) / (int(kv["duration_us"]) / 1e6))
+    return found
+
+one, two = rps(1), rps(2)
+lines = [f"# Scaling from one worker to two\n",
+         f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC · {os.cpu_count()} cores · "
+         f"median of {rounds} rounds, one and two workers alternated · load average {load_start} at the start\n",
+         "Layout **shared**: the proxies, the nginx origin (1 worker) and wrk/h2load (2 threads) all free to use "
+         "both cores; one worker means Faultline `workers: 1`, nginx `worker_processes 1`, HAProxy `nbthread 1`.\n",
+         "| scenario | proxy | req/s, 1 worker | req/s, 2 workers | 2 ÷ 1 |", "|---|---|---:|---:|---:|"]
+targets = []
+for scenario in scenarios:
+    ratios = {}
+    for proxy in proxies:
+        a, b = one.get((proxy, scenario)), two.get((proxy, scenario))
+        if not a or not b:
+            lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | n/a | n/a | n/a |")
+            continue
+        ma, mb = statistics.median(a), statistics.median(b)
+        ratios[proxy] = mb / ma
+        lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | {ma:,.0f} | {mb:,.0f} | {mb / ma:.2f}× |")
+    peers = {p: r for p, r in ratios.items() if p != "faultline"}
+    if "faultline" in ratios and peers:
+        best = max(peers, key=peers.get)
+        met = ratios["faultline"] >= peers[best]
+        targets.append(f"- {names.get(scenario, scenario)}: Faultline scales {ratios['faultline']:.2f}×, "
+                       f"the better peer ({label[best]}) {peers[best]:.2f}×: {'met' if met else '**missed**'}")
+lines += ["", "Target: Faultline's scaling from one worker to two at least the better peer's.", ""] + targets
+lines.append(f"\nLoad average at the end: {open('/proc/loadavg').read().split()[0:3]}")
+write_report("\n".join(lines) + "\n", out)
+PY
