@@ -45,6 +45,9 @@ final class ForwardPools {
     /// How many destinations are kept.
     var count: Int { destinations.count }
 
+    /// Idle connections over every destination (for `GET /metrics`).
+    var idleConnections: Int { destinations.values.reduce(0) { $0 + $1.pool.idleTotal } }
+
     /// The destination for `key`, now the most recently used; made when new, with the TLS
     /// settings `makeSecurity` gives when `key` is TLS (asked only then). Nil when those
     /// cannot be made: never plaintext to a TLS port.

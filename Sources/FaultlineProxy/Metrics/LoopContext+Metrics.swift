@@ -15,17 +15,19 @@ extension LoopContext {
               let upstream = exchange.route?.upstream else { return }
         // A forward proxy's hosts are any the clients name: one series for all of them keeps
         // the metrics bounded (the log and journal name the host).
-        state.metrics.upstreamFailed(upstream.isForwarded ? "forward" : upstream.name, tls: failure == .upstreamTLS)
+        state.metrics.upstreamFailed(upstream.isForwarded ? ProxyMetrics.forwardUpstream : upstream.name, tls: failure == .upstreamTLS)
     }
 
-    /// Publishes the idle connections of this loop's pool per configured upstream; from the
-    /// sweep, so a scrape never waits for a loop.
+    /// Publishes the idle connections of this loop's pool per configured upstream, and those
+    /// of its pools for forward-proxy hosts as one count; from the sweep, so a scrape never
+    /// waits for a loop.
     func publishIdleConnections() {
         let snapshot = self.snapshot
-        let idle = snapshot.config.upstreams.map { upstream -> (upstream: String, count: Int) in
+        var idle = snapshot.config.upstreams.map { upstream -> (upstream: String, count: Int) in
             guard let address = snapshot.address(ofUpstream: upstream.name) else { return (upstream.name, 0) }
             return (upstream.name, pool.idleCount(address, security: snapshot.security(ofUpstream: upstream.name)))
         }
+        if snapshot.servesForwardProxy { idle.append((ProxyMetrics.forwardUpstream, forwardPools.idleConnections)) }
         metrics.publishIdle(idle)
     }
 
@@ -33,6 +35,6 @@ extension LoopContext {
     /// upstreams it no longer configures are dropped.
     func rebaseMetrics(on snapshot: ConfigSnapshot) {
         metrics.rebase(routes: snapshot.config.routes.map(\.name))
-        state.metrics.retainUpstreams(Set(snapshot.config.upstreams.map(\.name)))
+        state.metrics.retainUpstreams(snapshot.metricsUpstreamNames)
     }
 }

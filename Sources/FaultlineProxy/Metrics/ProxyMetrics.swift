@@ -9,6 +9,9 @@ import Synchronization
 final class ProxyMetrics: Sendable {
     /// Upstream names held between prunes.
     static let maxUpstreams = 4096
+    /// The one upstream label of every host a forward-proxy client names: the clients may
+    /// name any number of hosts (the log and the journal name each one).
+    static let forwardUpstream = "forward"
 
     private let shards = Mutex<[LoopMetrics]>([])
     private let upstreams = Mutex<[String: UpstreamEvents]>([:])

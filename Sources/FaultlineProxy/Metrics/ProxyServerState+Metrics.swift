@@ -13,8 +13,9 @@ extension ProxyServerState {
         let unrouted = traffic.removeValue(forKey: "") ?? RouteTraffic(name: "")
         routes += traffic.values.sorted { $0.name < $1.name }
         routes.append(unrouted)
-        let names = snapshot.config.upstreams.map(\.name)
-        let events = metrics.upstreamEvents(retaining: Set(names))
+        // Configured upstreams in config order, then `forward`.
+        let names = snapshot.config.upstreams.map(\.name) + (snapshot.servesForwardProxy ? [ProxyMetrics.forwardUpstream] : [])
+        let events = metrics.upstreamEvents(retaining: snapshot.metricsUpstreamNames)
         let upstreams = names.map {
             MetricsSnapshot.Upstream(name: $0, events: events[$0] ?? UpstreamEvents(), idleConnections: idle[$0] ?? 0)
         }

@@ -143,6 +143,15 @@ public final class ConfigSnapshot: Sendable {
         interceptorFiles.firstIndex(of: [certificate, key]).flatMap { interceptors[$0] }
     }
 
+    /// Whether a listener is a forward proxy.
+    var servesForwardProxy: Bool { config.listeners.contains { $0.forward != nil } }
+
+    /// The upstream labels `GET /metrics` keeps: every configured upstream, and `forward`
+    /// for the hosts forward-proxy clients name when a listener is a forward proxy.
+    var metricsUpstreamNames: Set<String> {
+        Set(config.upstreams.map(\.name) + (servesForwardProxy ? [ProxyMetrics.forwardUpstream] : []))
+    }
+
     /// The upstream configured for exactly this host, port and scheme: its settings (and
     /// pins) apply to a forward-proxy client's requests to that host.
     func configuredUpstream(for target: ForwardTarget, tls: Bool) -> UpstreamConfig? {

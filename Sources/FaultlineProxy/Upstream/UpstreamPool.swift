@@ -56,6 +56,9 @@ final class UpstreamPool {
         entries.first { $0.key.matches(address, security) }?.idle.count ?? 0
     }
 
+    /// How many connections wait here in all.
+    var idleTotal: Int { entries.reduce(0) { $0 + $1.idle.count } }
+
     /// Ends the exchange of `connection`: it waits here for at most `idleMilliseconds` if it
     /// is reusable, its key is still configured and the pool for its key holds fewer than
     /// `maxIdle`; otherwise it is closed.

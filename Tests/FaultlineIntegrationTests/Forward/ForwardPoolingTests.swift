@@ -88,3 +88,32 @@ struct ForwardPoolingTests {
         origin.output.lines.filter { $0.text.hasPrefix("conn ") && $0.text.hasSuffix(" open") }.count
     }
 }
+
+extension ForwardPoolingTests {
+    /// `GET /metrics` counts what happens towards the hosts clients name under one upstream
+    /// label, `forward`: refused connects to two hosts, and the idle connection a keep-alive
+    /// host leaves in the pool.
+    @Test func metricsCountForwardHostsUnderOneUpstreamLabel() async throws {
+        let stack = try await ForwardStack.start(["--workers", "1"])
+        defer { stack.stop() }
+        let closed = try FreePort.closed()
+        let down = try await stack.curl(["http://127.0.0.1:\(closed)/"])
+        #expect(down.status == 502, "\(down.result.text)")
+        let other = try await stack.curl(["http://localhost:\(closed)/"])
+        #expect(other.status == 502, "\(other.result.text)")
+        let ok = try await stack.curl(["http://127.0.0.1:\(stack.origin.port)/json"])
+        #expect(ok.status == 200, "\(ok.result.text)")
+        // The idle gauge is published by the loop's sweep (every 100 ms): wait for it.
+        var text = ""
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        while clock.now < deadline {
+            text = try await Curl.run([stack.adminURL + "/metrics"]).text
+            if text.contains("faultline_upstream_pool_idle_connections{upstream=\"forward\"} 1") { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(text.contains("faultline_upstream_connect_errors_total{upstream=\"forward\"} 2"), "\(text)")
+        #expect(text.contains("faultline_upstream_tls_errors_total{upstream=\"forward\"} 0"), "\(text)")
+        #expect(text.contains("faultline_upstream_pool_idle_connections{upstream=\"forward\"} 1"), "\(text)")
+    }
+}
