@@ -30,6 +30,10 @@ public final class HTTP1Decoder {
     private var failed: HTTP1DecodeError?
     private var paused = false
     private var nameOpen = false
+    /// The reason phrase so far is the standard one for the status, kept as an empty
+    /// `reason` (which writers expand to the standard text): no allocation per response for
+    /// the common case.
+    private var reasonIsStandard = false
     /// The last byte other than space or tab of the earlier feeds, to see what precedes a
     /// piece that starts a buffer (a fold may be fed one byte at a time).
     private var previousFeedLastNonBlank: UInt8 = 0
@@ -151,6 +155,7 @@ extension HTTP1Decoder {
         head.headers.reserveCapacity(bytes: 512, fields: 16)
         inTrailers = false
         nameOpen = false
+        reasonIsStandard = false
         trailers = HTTPHeaders()
         headerBytes = 0
         return 0
@@ -168,6 +173,16 @@ extension HTTP1Decoder {
         // reason-phrase = *( HTAB / SP / VCHAR / obs-text ): a control byte would reach the client.
         for byte in piece where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
             return fail(.malformed, "reason phrase contains a control character")
+        }
+        let standard = HTTPStatus.reason(Int(parser.pointee.status_code))
+        if head.reason.isEmpty && !reasonIsStandard && !piece.isEmpty && piece.elementsEqual(standard.utf8) {
+            reasonIsStandard = true
+            return 0
+        }
+        if reasonIsStandard {
+            // The phrase goes on past the standard text (it arrived in pieces): keep it all.
+            head.reason.append(contentsOf: standard.utf8)
+            reasonIsStandard = false
         }
         head.reason.append(contentsOf: piece)
         return head.reason.count > limits.maxTargetBytes

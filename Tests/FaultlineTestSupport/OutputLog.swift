@@ -11,17 +11,21 @@ public final class OutputLog: @unchecked Sendable {
         public let time: ContinuousClock.Instant
     }
 
-    private struct State {
+    struct State {
         var lines: [Line] = []
         var partial: [UInt8] = []
         var finished = false
+        /// The descriptor the reader thread reads, and whether it is between reads (all it
+        /// read so far is appended): see `settle()`.
+        var source: Int32?
+        var idle = false
     }
 
     // An NSLock (a pthread mutex) rather than `Mutex`, so ThreadSanitizer sees the locking.
     private let lock = NSLock()
     private var storage = State()
 
-    private func withState<T>(_ body: (inout State) -> T) -> T {
+    func withState<T>(_ body: (inout State) -> T) -> T {
         lock.withLock { body(&storage) }
     }
 

@@ -11,8 +11,16 @@ extension DownstreamConnection: ExchangeClient {
     func writeResponseHead(_ head: HTTPHead, shape: ResponseHeadShape, exchange: Exchange) {
         traceResponse(head)
         let minor = exchange.machine.setup.clientMinorVersion
-        var bytes = ResponseHeadWriter.clientHead(for: head, framing: shape.framing, keepAlive: shape.keepAlive,
-                                                  clientMinorVersion: minor, upgrade: shape.upgrade)
+        // The connection's head buffer, taken (a swap: it stays uniquely referenced) and given
+        // back with its capacity; one that grew for an unusually large head is let go.
+        var bytes: [UInt8] = []
+        swap(&bytes, &headBuffer)
+        defer {
+            bytes.removeAll(keepingCapacity: bytes.capacity <= Self.keptHeadBufferBytes)
+            swap(&bytes, &headBuffer)
+        }
+        ResponseHeadWriter.appendClientHead(for: head, framing: shape.framing, keepAlive: shape.keepAlive,
+                                            clientMinorVersion: minor, upgrade: shape.upgrade, into: &bytes)
         if shape.upgrade {
             socket.write(bytes)
             return

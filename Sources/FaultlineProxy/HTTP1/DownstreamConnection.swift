@@ -67,6 +67,11 @@ final class DownstreamConnection: StreamSocketDelegate {
     var deadline = ConnectionDeadline()
     /// Bytes of requests that arrived behind the one in progress, decoded in order once it ends.
     var pipelined: [UInt8] = []
+    /// Where response heads are written before they go to the socket, reused from one
+    /// response to the next (`writeResponseHead`).
+    var headBuffer: [UInt8] = []
+    /// The largest head buffer kept between responses.
+    static let keptHeadBufferBytes = 4096
     /// Whether a decoding pass is running: an exchange that ends inside it (answered by the
     /// proxy itself) leaves the bytes behind it to that pass, so requests stay in order.
     /// Not a `Phase` case: one pass spans phases (it starts idle, begins an exchange and may

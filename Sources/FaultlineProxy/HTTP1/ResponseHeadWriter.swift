@@ -10,7 +10,15 @@ enum ResponseHeadWriter {
     static func clientHead(for head: HTTPHead, framing: BodyFraming, keepAlive: Bool, clientMinorVersion: Int,
                            upgrade: Bool) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(head.headers.bytes.count + head.reason.count + 192)
+        appendClientHead(for: head, framing: framing, keepAlive: keepAlive, clientMinorVersion: clientMinorVersion,
+                         upgrade: upgrade, into: &out)
+        return out
+    }
+
+    /// `clientHead`, appended to `out` (a connection's reused buffer: no allocation per response).
+    static func appendClientHead(for head: HTTPHead, framing: BodyFraming, keepAlive: Bool, clientMinorVersion: Int,
+                                 upgrade: Bool, into out: inout [UInt8]) {
+        out.reserveCapacity(out.count + head.headers.bytes.count + head.reason.count + 192)
         HTTP1Encoder.appendStatusLine(status: head.status, reason: head.reason, into: &out)
         let hopByHop = HopByHop(head.headers)
         var via: Range<Int>?
@@ -43,7 +51,6 @@ enum ResponseHeadWriter {
         }
         out.append(13)
         out.append(10)
-        return out
     }
 
     /// The one framing field for `framing`. A bodiless answer (HEAD, 304) keeps the length

@@ -48,7 +48,7 @@ final class CanaryOrigin: Sendable {
 
     /// The requests received so far, decoded.
     var requests: [[String: Any]] {
-        output.lines.compactMap { line in
+        output.settledLines.compactMap { line in
             guard line.text.hasPrefix("{"), let object = LogFile.parse(line.text), object["event"] as? String == "request" else {
                 return nil
             }

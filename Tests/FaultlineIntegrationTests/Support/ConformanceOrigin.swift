@@ -24,9 +24,10 @@ final class ConformanceOrigin: Sendable {
         ConformanceOrigin(process: try await PythonScriptProcess.start("conformance-origin.py", source: script))
     }
 
-    /// The requests logged so far, decoded.
+    /// The requests logged so far, decoded. The origin logs a request before it answers, so
+    /// after a response this includes its request (the log is settled first).
     var requests: [[String: Any]] {
-        output.lines.compactMap { line -> [String: Any]? in
+        output.settledLines.compactMap { line -> [String: Any]? in
             guard let range = line.text.range(of: " request ") else { return nil }
             let json = Data(line.text[range.upperBound...].utf8)
             return (try? JSONSerialization.jsonObject(with: json)) as? [String: Any]
@@ -36,7 +37,7 @@ final class ConformanceOrigin: Sendable {
     /// The request heads logged so far (`method`, `target`), including those of requests
     /// whose body never came whole.
     var heads: [[String: Any]] {
-        output.lines.compactMap { line -> [String: Any]? in
+        output.settledLines.compactMap { line -> [String: Any]? in
             guard let range = line.text.range(of: " head ") else { return nil }
             return (try? JSONSerialization.jsonObject(with: Data(line.text[range.upperBound...].utf8))) as? [String: Any]
         }
@@ -53,7 +54,7 @@ final class ConformanceOrigin: Sendable {
     }
 
     /// How many upstream connections the proxy closed while the origin still served them.
-    var closedByPeer: Int { output.lines.filter { $0.text.hasSuffix("closed-by-peer") }.count }
+    var closedByPeer: Int { output.settledLines.filter { $0.text.hasSuffix("closed-by-peer") }.count }
 
     func kill() { process.kill() }
 

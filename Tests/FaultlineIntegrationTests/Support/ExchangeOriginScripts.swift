@@ -81,6 +81,6 @@ extension OriginProcess {
 
     /// The request lines the counting origin logged for `method target`.
     func requests(_ method: String, _ target: String) -> [String] {
-        output.lines.map(\.text).filter { $0.contains(" request \(method) \(target) ") }
+        output.settledLines.map(\.text).filter { $0.contains(" request \(method) \(target) ") }
     }
 }

@@ -10,7 +10,7 @@ final class GoAwayOrigin: Sendable {
 
     var port: Int { process.port }
     var output: OutputLog { process.output }
-    var requests: [String] { output.lines.map(\.text).filter { $0.contains(" request ") } }
+    var requests: [String] { output.settledLines.map(\.text).filter { $0.contains(" request ") } }
 
     private init(process: PythonScriptProcess) {
         self.process = process

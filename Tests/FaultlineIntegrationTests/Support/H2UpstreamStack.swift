@@ -29,14 +29,14 @@ enum H2UpstreamStack {
 
     /// The origin's `conn N open …` lines: one per connection it accepted.
     static func connections(_ origin: H2Origin) -> [String] {
-        origin.output.lines.map(\.text).filter { $0.hasPrefix("conn ") && $0.contains(" open ") }
+        origin.output.settledLines.map(\.text).filter { $0.hasPrefix("conn ") && $0.contains(" open ") }
     }
 
     /// The most requests one origin connection had in flight at once, judged from arrival
     /// times: requests to `/slow` answered after `holdMs` that arrived within half that time
     /// of each other were in flight together.
     static func mostInFlight(_ origin: H2Origin, holdMs: Int) -> Int {
-        let lines = origin.output.lines.filter { $0.text.contains(" request ") && $0.text.contains(" /slow") }
+        let lines = origin.output.settledLines.filter { $0.text.contains(" request ") && $0.text.contains(" /slow") }
         var most = 0
         for line in lines {
             let connection = line.text.split(separator: " ").prefix(2).joined(separator: " ")

@@ -41,7 +41,7 @@ final class HeldDNS: Sendable {
 
     /// How many A queries for `name` arrived so far.
     func queries(_ name: String) -> Int {
-        child.output.lines.filter { $0.text == "query \(name) 1" }.count
+        child.output.settledLines.filter { $0.text == "query \(name) 1" }.count
     }
 
     /// Lets the held answers go out, now and from now on.

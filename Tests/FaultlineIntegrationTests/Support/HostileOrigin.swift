@@ -73,7 +73,7 @@ serve(handle, errors=(OSError, ValueError))
 
     /// The request lines the origin logged (`conn N request ...`), in arrival order.
     var requests: [String] {
-        output.lines.map(\.text).filter { $0.contains(" request ") }
+        output.settledLines.map(\.text).filter { $0.contains(" request ") }
     }
 
     /// The number of the upstream connection a request for `target` arrived on (waits for its line).

@@ -28,7 +28,7 @@ final class RecordingOrigin: Sendable {
 
     /// Every connection the origin accepted so far, in accept order.
     func connections() -> [Connection] {
-        let ended = Set(process.output.lines.compactMap { line -> Int? in
+        let ended = Set(process.output.settledLines.compactMap { line -> Int? in
             let words = line.text.split(separator: " ")
             guard words.count >= 3, words[0] == "conn", ["closed-by-peer", "closed-by-origin", "bad", "error"].contains(words[2]) else { return nil }
             return Int(words[1])

@@ -42,13 +42,13 @@ final class TLSOriginProcess: Sendable {
     }
 
     /// Lines `conn N request …` logged so far (Python origin).
-    var requests: [String] { output.lines.map(\.text).filter { $0.contains(" request ") } }
+    var requests: [String] { output.settledLines.map(\.text).filter { $0.contains(" request ") } }
     /// Completed TLS handshakes (`conn N open …`) so far (Python origin).
-    var handshakes: [String] { output.lines.map(\.text).filter { $0.hasPrefix("conn ") && $0.contains(" open ") } }
+    var handshakes: [String] { output.settledLines.map(\.text).filter { $0.hasPrefix("conn ") && $0.contains(" open ") } }
     /// Handshakes that resumed an earlier session (Python origin).
     var resumedHandshakes: [String] { handshakes.filter { $0.hasSuffix(" resumed") } }
     /// Accepted TCP connections (`conn N tcp`) so far (Python origin).
-    var connections: [String] { output.lines.map(\.text).filter { $0.hasPrefix("conn ") && $0.hasSuffix(" tcp") } }
+    var connections: [String] { output.settledLines.map(\.text).filter { $0.hasPrefix("conn ") && $0.hasSuffix(" tcp") } }
 
     func kill() { child.kill() }
 
