@@ -34,6 +34,13 @@ public final class HTTP1Decoder {
     /// `reason` (which writers expand to the standard text): no allocation per response for
     /// the common case.
     private var reasonIsStandard = false
+    /// The storage of the last message's head (its fields and target), taken back from
+    /// `events` when a feed clears them and reused by the next head: when nothing else holds
+    /// it any more (the exchange is over), a keep-alive message costs no allocation for them.
+    private var spareHeaders: HTTPHeaders?
+    private var spareTarget: [UInt8]?
+    /// Larger storage is let go rather than kept for the connection's life.
+    private static let keptSpareBytes = 8192
     /// The last byte other than space or tab of the earlier feeds, to see what precedes a
     /// piece that starts a buffer (a fold may be fed one byte at a time).
     private var previousFeedLastNonBlank: UInt8 = 0
@@ -56,7 +63,7 @@ public final class HTTP1Decoder {
     /// Decodes `bytes`, filling `events`. After `.messageComplete` call `resume()` and feed
     /// the bytes from `consumed` on.
     public func feed(_ bytes: UnsafeRawBufferPointer) -> HTTP1DecodeStatus {
-        events.removeAll(keepingCapacity: true)
+        clearEvents()
         if let failed { return .failed(failed) }
         guard let base = bytes.baseAddress, bytes.count > 0 else { return .needMore }
         feedBase = base
@@ -70,7 +77,7 @@ public final class HTTP1Decoder {
 
     /// Tells the decoder the peer closed; completes a close-delimited body or reports a cut message.
     public func finish() -> HTTP1DecodeStatus {
-        events.removeAll(keepingCapacity: true)
+        clearEvents()
         if let failed { return .failed(failed) }
         let code = llhttp_finish(parser)
         if code == HPE_OK || code == HPE_PAUSED {
@@ -80,6 +87,16 @@ public final class HTTP1Decoder {
         let error = HTTP1DecodeError(kind: .incomplete, reason: "connection closed before the message was complete")
         failed = error
         return .failed(error)
+    }
+
+    /// Empties `events`, keeping the last head's storage as the spare for the next head.
+    private func clearEvents() {
+        for index in events.indices {
+            guard case .head(let head) = events[index] else { continue }
+            if head.headers.bytes.capacity <= Self.keptSpareBytes { spareHeaders = head.headers }
+            if head.target.capacity <= Self.keptSpareBytes { spareTarget = head.target }
+        }
+        events.removeAll(keepingCapacity: true)
     }
 
     /// Continues after `.messageComplete`.
@@ -150,6 +167,16 @@ extension HTTP1Decoder {
 
     fileprivate func onMessageBegin() -> Int32 {
         head = HTTPHead()
+        // The last head's storage when it is ours alone again (emptying shared storage would
+        // allocate, as making new storage does).
+        if var headers = spareHeaders.take() {
+            headers.removeAll(keepingCapacity: true)
+            head.headers = headers
+        }
+        if var target = spareTarget.take() {
+            target.removeAll(keepingCapacity: true)
+            head.target = target
+        }
         // Room for a typical head: its fields arrive piece by piece, and without this the
         // storage would regrow a few times per message.
         head.headers.reserveCapacity(bytes: 512, fields: 16)

@@ -34,6 +34,12 @@ public struct HTTPHeaders: Sendable {
         fields.reserveCapacity(fieldCount)
     }
 
+    /// Removes every field; with `keepingCapacity`, the storage stays for the next fields.
+    public mutating func removeAll(keepingCapacity: Bool) {
+        bytes.removeAll(keepingCapacity: keepingCapacity)
+        fields.removeAll(keepingCapacity: keepingCapacity)
+    }
+
     /// Appends a field; `name` and `value` are copied as they are.
     public mutating func add(name: some Collection<UInt8>, value: some Collection<UInt8>) {
         let start = Int32(bytes.count)
