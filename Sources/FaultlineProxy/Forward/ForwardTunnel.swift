@@ -78,9 +78,7 @@ final class ForwardTunnel: ClientConnection, StreamSocketDelegate {
     func start() {
         switch setup.plan.refusal {
         case .status(let code)?:
-            let body = "injected by faultline (\(setup.plan.names.joined(separator: ", ")))\n"
-            client.write(Array("HTTP/1.1 \(code) \(HTTPStatus.reason(code))\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)".utf8))
-            finish("fault: status \(code)", status: code, closeClient: .graceful)
+            refuse(status: code, body: "injected by faultline (\(setup.plan.names.joined(separator: ", ")))\n", reason: "fault: status \(code)")
         case .reset?:
             finish("fault: reset", status: nil, closeClient: .reset)
         case .close?:
