@@ -9,7 +9,7 @@ if ! command -v swiftc >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swiftc ]]; th
   export PATH="/opt/swift/usr/bin:$PATH"
 fi
 swiftc -typecheck -swift-version 6 -module-name FaultlineTesting Sources/FaultlineTesting/*.swift
-echo "check-library.sh: FaultlineTesting type-checks without Process (connect only, as on iOS)"
+echo "check-library.sh: FaultlineTesting type-checks without launching (connect only, as on iOS)"
 scripts/library-reference.sh --check
 
 # The README's dependency snippet, as a user pastes it: a package beside a checkout named
