@@ -162,16 +162,20 @@ extension HTTP2Session {
         nghttp2_session_resume_data(session, streamID)
     }
 
-    /// Calls `body` with `fields` as nghttp2 name/value pairs pointing into their storage.
+    /// Calls `body` with `fields` as nghttp2 name/value pairs pointing into their storage. The
+    /// pairs live on the stack for the call (nghttp2 copies them): one head is no heap allocation.
     private func withNameValues<R>(_ fields: HTTPHeaders, _ body: (UnsafeBufferPointer<nghttp2_nv>) -> R) -> R {
         fields.bytes.withUnsafeBytes { raw in
             let base = UnsafeMutablePointer(mutating: raw.baseAddress?.assumingMemoryBound(to: UInt8.self))
-            let list = fields.fields.map { field in
-                nghttp2_nv(name: base.map { $0 + Int(field.start) }, value: base.map { $0 + Int(field.valueStart) },
-                           namelen: Int(field.nameEnd - field.start), valuelen: Int(field.valueEnd - field.valueStart),
-                           flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            return withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: fields.fields.count) { list in
+                for (index, field) in fields.fields.enumerated() {
+                    list.initializeElement(at: index, to: nghttp2_nv(
+                        name: base.map { $0 + Int(field.start) }, value: base.map { $0 + Int(field.valueStart) },
+                        namelen: Int(field.nameEnd - field.start), valuelen: Int(field.valueEnd - field.valueStart),
+                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                }
+                return body(UnsafeBufferPointer(list))
             }
-            return list.withUnsafeBufferPointer(body)
         }
     }
 }
