@@ -8,15 +8,15 @@
 #   BENCH_ONLY=faultline FAULTLINE_BIN=/tmp/x/faultline bench/profile.sh
 #
 # Environment (the rest as for bench/run.sh, whose setup this script reuses):
-#   BENCH_SCENARIOS   wrk scenarios of run.sh (default tls_upstream,latency,close,
-#                     tls_listener,tls_close,keepalive; the h2 ones are not supported)
-#   BENCH_SECONDS     seconds of each of the three wrk runs per proxy and scenario (default 5)
+#   BENCH_SCENARIOS   scenarios of run.sh (default tls_upstream,latency,close,
+#                     tls_listener,tls_close,keepalive; h2 and h2_large run h2load)
+#   BENCH_SECONDS     seconds of each of the three load runs per proxy and scenario (default 5)
 #   BENCH_WARMUP      seconds of warm-up before them (default 1)
 #   BENCH_LAYOUT      split (default here: one worker per proxy, alone on CPU 1) or shared
 #   BENCH_PROFILE_DIR where profile-latest.md and profile-PROXY-SCENARIO.txt go
 #                     (default bench/results)
 #
-# The three figures come from three separate wrk runs, never stacked: allocation totals read
+# The three figures come from three separate load runs (wrk, or h2load for h2), never stacked: allocation totals read
 # before and after one run, strace attached during another, perf during the third. Every
 # proxy runs with the allocation counter preloaded for the whole script. Needs strace, perf
 # (Debian linux-perf) and gcc besides run.sh's tools; run as root (or with ptrace and perf
@@ -28,10 +28,6 @@ set -euo pipefail
 : "${BENCH_WARMUP:=1}"
 : "${BENCH_SCENARIOS:=tls_upstream,latency,close,tls_listener,tls_close,keepalive}"
 export BENCH_LAYOUT BENCH_SECONDS BENCH_WARMUP BENCH_SCENARIOS
-case ",${BENCH_SCENARIOS// /}," in
-  *,h2*) echo "profile: the h2 scenarios are not supported (they use h2load); leave them out of BENCH_SCENARIOS" >&2
-         exit 2 ;;
-esac
 unset FAULTLINE_BEFORE_BIN            # three proxies only
 BENCH_PROFILE=1
 
@@ -87,11 +83,16 @@ for p in "${PROXIES[@]}"; do
   alloc_totals "$p"
 done
 
-# load RUN : one wrk run of DURATION seconds with LOAD_ARGS; prints the number of requests
-# (empty when wrk failed; its output stays in $WORK/wrk-RUN.txt).
+# load RUN [SECONDS] : one run of the scenario's load generator (LOAD_TOOL, wrk or h2load, with
+# LOAD_ARGS) for SECONDS (default DURATION); prints the number of requests it completed (empty
+# when it failed; its output stays in $WORK/load-RUN.txt).
 load() {
-  local out="$WORK/wrk-$1.txt"
-  if timeout $((DURATION + 60)) wrk -s "$BENCH_DIR/stats.lua" -d "${DURATION}s" "${LOAD_ARGS[@]}" >"$out" 2>&1; then
+  local out="$WORK/load-$1.txt" seconds=${2:-$DURATION}
+  if [[ $LOAD_TOOL == h2load ]]; then
+    if timeout $((seconds + 60)) h2load "${LOAD_ARGS[@]}" -D "$seconds" >"$out" 2>&1; then
+      python3 "$BENCH_DIR/h2load_stats.py" "$out" | sed -n 's/^requests=\([0-9]*\) .*/\1/p'
+    fi
+  elif timeout $((seconds + 60)) wrk -s "$BENCH_DIR/stats.lua" -d "${seconds}s" "${LOAD_ARGS[@]}" >"$out" 2>&1; then
     sed -n 's/^BENCH requests=\([0-9]*\) .*/\1/p' "$out"
   fi
 }
@@ -111,9 +112,7 @@ profile_one() {
   local p=$1 s=$2 run="$1-$2" a0 f0 a1 f1 n_alloc n_strace n_perf pids spid ppid
   load_args "$p" "$s"
   scenario_cpu "$p" "$s" 0
-  if ((WARMUP > 0)); then
-    timeout $((WARMUP + 60)) wrk -d "${WARMUP}s" "${LOAD_ARGS[@]}" >"$WORK/wrk-$run-warmup.txt" 2>&1 || true
-  fi
+  ((WARMUP == 0)) || load "$run-warmup" "$WARMUP" >/dev/null
 
   # (b) heap allocations: the counters' totals just before and just after one run.
   alloc_totals "$p"; a0=$ALLOCS f0=$FREES
@@ -224,11 +223,11 @@ for line in open(tsv):
 out = [f"# Faultline, nginx and HAProxy: system calls, allocations and CPU profiles per request",
        "",
        f"Layout {layout} ({workers} {'worker/thread' if workers == '1' else 'workers/threads'} per proxy), "
-       f"{seconds} s per wrk run; three separate "
+       f"{seconds} s per load run (wrk; h2load for h2); three separate "
        "runs per proxy and scenario: heap allocation calls (LD_PRELOAD counter, bench/alloccount.c; "
        "malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign), system calls "
        "(strace -c -f, all processes and threads), CPU profile (perf record -e cpu-clock -g, "
-       "top entries in the files named). All per request, requests as counted by wrk. "
+       "top entries in the files named). All per request, requests as counted by wrk or h2load. "
        "See docs/bench.md.",
        "",
        "| scenario | proxy | syscalls/req | top syscalls per request | allocs/req | frees/req | hottest symbols (self CPU) |",

@@ -41,14 +41,15 @@
 # start or answers wrongly, or a proxy dies during the run.
 set -euo pipefail
 
-# bench/profile.sh sources this script with BENCH_PROFILE=1 for its setup: the proxies are
-# started (with its LD_PRELOAD allocation counter) and verified, then control returns to it.
+# bench/profile.sh and bench/instructions.sh source this script with BENCH_PROFILE=1 for its
+# setup: the proxies are started (with the prefix their profile_setup puts in PROXY_ENV: an
+# LD_PRELOAD allocation counter, or valgrind) and verified, then control returns to them.
 if [[ -n ${BENCH_PROFILE:-} && ${BASH_SOURCE[0]} == "$0" ]]; then
   echo "bench: BENCH_PROFILE is for bench/profile.sh, which sources this script; unset it" >&2
   exit 2
 fi
 BENCH_NAME=bench
-[[ -z ${BENCH_PROFILE:-} ]] || BENCH_NAME=profile
+[[ -z ${BENCH_PROFILE:-} ]] || BENCH_NAME=${BENCH_PROFILE_NAME:-profile}
 # shellcheck source=bench/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=bench/h2.sh
@@ -213,7 +214,7 @@ render() {
   [[ -z $TLS ]] || tls_sed='s|@TLS@||'
   [[ -z $H2 ]] || h2_sed='s|@H2@||'
   sed -e "$tls_sed" -e "$h2_sed" -e "s|@DIR@|$WORK|g" -e "s|@PORT@|$3|g" -e "s|@TLS_PORT@|${4:-0}|g" \
-    -e "s|@H2_PORT@|${5:-0}|g" -e "s|@WORKERS@|$WORKERS|g" \
+    -e "s|@H2_PORT@|${5:-0}|g" -e "s|@WORKERS@|$WORKERS|g" -e "s|@NGINX_MASTER@|${NGINX_MASTER:-on}|g" \
     -e "s|@ORIGIN_PORT@|$ORIGIN_PORT|g" -e "s|@ORIGIN_TLS_PORT@|$ORIGIN_TLS_PORT|g" "$1" >"$2"
 }
 

@@ -34,7 +34,7 @@ packages=(libssl-dev libnghttp2-dev node-llhttp pkg-config curl python3
           python3-h2 python3-prometheus-client python3-requests nghttp2-client openssl ca-certificates
           podman chromium python3-venv nodejs)
 if [[ $bench -eq 1 ]]; then
-  packages+=(nginx-light haproxy wrk strace linux-perf gcc hey)
+  packages+=(nginx-light haproxy wrk strace linux-perf gcc hey valgrind binutils)
 fi
 
 missing=()
