@@ -68,10 +68,7 @@ source "$BENCH_DIR/run.sh"
 
 OUT_DIR=${BENCH_PROFILE_DIR:-$BENCH_DIR/results}
 mkdir -p "$OUT_DIR"
-DEMANGLE=(cat)
-for d in /opt/swift/usr/bin/swift-demangle "$(command -v swift-demangle || true)"; do
-  if [[ -n $d && -x $d ]]; then DEMANGLE=("$d" --simplified); break; fi
-done
+find_demangler
 
 # control PROXY OPTION : runs `callgrind_control OPTION` on every process of PROXY's tree. A
 # process blocked in epoll_wait only reads the command when it runs again, so one request at a

@@ -43,6 +43,17 @@ find_faultline() {
   [[ -x $FL_BIN ]] || die "$FL_BIN missing after the build"
 }
 
+# find_demangler : sets DEMANGLE to the command that turns Swift symbols into readable names
+# (swift-demangle --simplified), or to `cat` when the toolchain's demangler is not there.
+find_demangler() {
+  local d
+  DEMANGLE=(cat)
+  for d in /opt/swift/usr/bin/swift-demangle "$(command -v swift-demangle || true)"; do
+    if [[ -n $d && -x $d ]]; then DEMANGLE=("$d" --simplified); return 0; fi
+  done
+  log "note: swift-demangle not found; Swift symbols stay mangled"
+}
+
 # shown_path PATH : PATH relative to the repository when it lies inside it, as the reports
 # name binaries (a result file should not name one machine's directories).
 shown_path() {

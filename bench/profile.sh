@@ -48,11 +48,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/run.sh"
 
 OUT_DIR=${BENCH_PROFILE_DIR:-$BENCH_DIR/results}
 mkdir -p "$OUT_DIR"
-DEMANGLE=(cat)
-for d in /opt/swift/usr/bin/swift-demangle "$(command -v swift-demangle || true)"; do
-  if [[ -n $d && -x $d ]]; then DEMANGLE=("$d" --simplified); break; fi
-done
-[[ ${DEMANGLE[0]} != cat ]] || log "note: swift-demangle not found; Swift symbols stay mangled"
+find_demangler
 
 # pids_of PROXY : the process tree of PROXY, one pid a line.
 pids_of() { descendants "${PID[$1]}"; }
