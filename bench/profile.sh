@@ -16,8 +16,9 @@
 #   BENCH_PROFILE_DIR where profile-latest.md and profile-PROXY-SCENARIO.txt go
 #                     (default bench/results)
 #
-# The three figures come from three separate load runs (wrk, or h2load for h2), never stacked: allocation totals read
-# before and after one run, strace attached during another, perf during the third. Every
+# The three figures come from three separate load runs (wrk, or h2load for h2), never stacked:
+# allocation totals read before and after one run, strace attached during another, perf during
+# the third. Every
 # proxy runs with the allocation counter preloaded for the whole script. Needs strace, perf
 # (Debian linux-perf) and gcc besides run.sh's tools; run as root (or with ptrace and perf
 # permissions) since strace and perf attach to running processes.
