@@ -6,8 +6,10 @@ usage: callgrind_self.py REQUESTS TOP FILE... [--minus FILE...]
 Prints the TOP functions by self cost as "Ir-per-request  share  object:function", with the
 total first. With --minus, the costs of the dumps after it are taken away first: two windows
 of N and n requests on the same connections' setup leave the cost of N - n requests, without
-the TLS handshakes and connection setup both windows share. Self cost is every cost line of a function but the ones following a `calls=` line,
-which carry the inclusive cost of that call (callgrind's format, docs of valgrind 3.19).
+the TLS handshakes and connection setup both windows share.
+
+Self cost is every cost line of a function but the ones following a `calls=` line, which carry
+the inclusive cost of that call (callgrind's format, docs of valgrind 3.19).
 """
 import collections
 import os

@@ -38,7 +38,6 @@ BENCH_NAME=instructions BENCH_PROFILE_NAME=instructions
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 need valgrind
 need callgrind_control
-need callgrind_annotate
 need objcopy
 need h2load
 
@@ -91,15 +90,13 @@ control() {
   done
 }
 
-# h2load_args PROXY SCENARIO : H2LOAD_ARGS for a counted run (-n is added by the caller).
+# h2load_args PROXY SCENARIO : H2LOAD_ARGS for a counted run (-n is added by the caller): run.sh's
+# load arguments for the scenario, which h2load takes as they are (-t, -c, -m, the URL), with
+# --h1 where run.sh loads with wrk.
 h2load_args() {
-  local p=$1 url="http://127.0.0.1:${PORT[$1]}" tls="https://127.0.0.1:${TLS_PORT[$1]}"
-  case $2 in
-    keepalive)    H2LOAD_ARGS=(--h1 -t1 -c50 "$url/64") ;;
-    tls_upstream) H2LOAD_ARGS=(--h1 -t1 -c50 "$url/tls/64") ;;
-    tls_listener) H2LOAD_ARGS=(--h1 -t1 -c50 "$tls/64") ;;
-    h2)           H2LOAD_ARGS=(-t1 -c10 -m10 "https://127.0.0.1:${H2_PORT[$p]}/64") ;;
-  esac
+  load_args "$1" "$2"
+  H2LOAD_ARGS=("${LOAD_ARGS[@]}")
+  [[ $LOAD_TOOL == h2load ]] || H2LOAD_ARGS=(--h1 "${LOAD_ARGS[@]}")
 }
 
 # window PROXY RUN N : zeroes the counters, sends N requests, dumps; sets DUMPS (the dump files)
