@@ -30,22 +30,23 @@ let package = Package(
         .systemLibrary(name: "CNghttp2", pkgConfig: "libnghttp2",
                        providers: [.apt(["libnghttp2-dev"])]),
 
-        // Imports point downward only (scripts/check-layering.sh enforces it): IO, HTTP and
-        // Log at the bottom; TLS on IO and HTTP2 on HTTP; Config on TLS (it owns the pin values); the demo
+        // Imports point downward only (scripts/check-layering.sh enforces it): Sync (the one
+        // lock type) under everything; IO, HTTP and Log above it; TLS on IO and HTTP2 on HTTP; Config on TLS (it owns the pin values); the demo
         // origin on IO, HTTP and TLS; app pins on TLS; Proxy above them; the CLI on top, with no C module.
-        .target(name: "FaultlineIO", dependencies: ["CLinux"], swiftSettings: hotPath),
+        .target(name: "FaultlineSync", swiftSettings: hotPath),
+        .target(name: "FaultlineIO", dependencies: ["CLinux", "FaultlineSync"], swiftSettings: hotPath),
         .target(name: "FaultlineHTTP", dependencies: ["CLLHTTP"], swiftSettings: hotPath),
-        .target(name: "FaultlineLog", dependencies: ["FaultlineHTTP"], swiftSettings: hotPath),
-        .target(name: "FaultlineTLS", dependencies: ["FaultlineIO", "COpenSSL"], swiftSettings: hotPath),
+        .target(name: "FaultlineLog", dependencies: ["FaultlineHTTP", "FaultlineSync"], swiftSettings: hotPath),
+        .target(name: "FaultlineTLS", dependencies: ["FaultlineIO", "FaultlineSync", "COpenSSL"], swiftSettings: hotPath),
         // HTTP/2 framing on nghttp2's session API, in memory only (no sockets), for both roles.
         .target(name: "FaultlineHTTP2", dependencies: ["FaultlineHTTP", "CNghttp2"], swiftSettings: hotPath),
-        .target(name: "FaultlineConfig", dependencies: ["FaultlineTLS", "FaultlineHTTP"], swiftSettings: hotPath),
+        .target(name: "FaultlineConfig", dependencies: ["FaultlineTLS", "FaultlineHTTP", "FaultlineSync"], swiftSettings: hotPath),
         .target(name: "FaultlineDemoOrigin", dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineTLS"], swiftSettings: hotPath),
         // Apps' own pin configurations (ATS, Android, TrustKit, OkHttp) and each platform's matching rules.
         .target(name: "FaultlineAppPins", dependencies: ["FaultlineTLS"], swiftSettings: strict),
         .target(name: "FaultlineProxy",
                 dependencies: ["FaultlineIO", "FaultlineHTTP", "FaultlineHTTP2", "FaultlineConfig", "FaultlineTLS", "FaultlineLog",
-                               "FaultlineAppPins"],
+                               "FaultlineAppPins", "FaultlineSync"],
                 swiftSettings: hotPath),
         .executableTarget(name: "faultline",
                           dependencies: ["FaultlineProxy", "FaultlineDemoOrigin", "FaultlineConfig", "FaultlineIO", "FaultlineTLS", "FaultlineLog",

@@ -7,21 +7,23 @@
 #   scripts/check-layering.sh        exits non-zero and lists every violation
 #
 # Layers, lowest first; a module may import only modules of a lower layer:
-#   0  FaultlineIO, FaultlineHTTP
-#   1  FaultlineTLS, FaultlineLog, FaultlineHTTP2
-#   2  FaultlineConfig, FaultlineDemoOrigin, FaultlineAppPins
-#   3  FaultlineProxy
-#   4  faultline (the CLI)
-#   4  FaultlineTesting (the test library: a client of the binary, so it imports no Faultline module)
+#   0  FaultlineSync (the lock type every layer shares)
+#   1  FaultlineIO, FaultlineHTTP
+#   2  FaultlineTLS, FaultlineLog, FaultlineHTTP2
+#   3  FaultlineConfig, FaultlineDemoOrigin, FaultlineAppPins
+#   4  FaultlineProxy
+#   5  faultline (the CLI)
+#   5  FaultlineTesting (the test library: a client of the binary, so it imports no Faultline module)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 declare -A layer=(
-  [FaultlineIO]=0 [FaultlineHTTP]=0
-  [FaultlineTLS]=1 [FaultlineLog]=1 [FaultlineHTTP2]=1
-  [FaultlineConfig]=2 [FaultlineDemoOrigin]=2 [FaultlineAppPins]=2
-  [FaultlineProxy]=3
-  [faultline]=4 [FaultlineTesting]=4
+  [FaultlineSync]=0
+  [FaultlineIO]=1 [FaultlineHTTP]=1
+  [FaultlineTLS]=2 [FaultlineLog]=2 [FaultlineHTTP2]=2
+  [FaultlineConfig]=3 [FaultlineDemoOrigin]=3 [FaultlineAppPins]=3
+  [FaultlineProxy]=4
+  [faultline]=5 [FaultlineTesting]=5
 )
 c_modules='CLinux|CLLHTTP|COpenSSL|CNghttp2'
 # The C library, which only modules that may use C import.

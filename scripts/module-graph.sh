@@ -31,7 +31,7 @@ for module in modules:
     if module not in c_modules:
         imports[module] = found
 
-short = {"FaultlineIO": "IO", "FaultlineHTTP": "HTTP", "FaultlineHTTP2": "HTTP2", "FaultlineTLS": "TLS",
+short = {"FaultlineSync": "SYNC", "FaultlineIO": "IO", "FaultlineHTTP": "HTTP", "FaultlineHTTP2": "HTTP2", "FaultlineTLS": "TLS",
          "FaultlineLog": "LOG", "FaultlineConfig": "CONFIG", "FaultlineDemoOrigin": "DEMO",
          "FaultlineAppPins": "APPPINS", "FaultlineProxy": "PROXY", "faultline": "CLI", "FaultlineTesting": "TESTING"}
 def node(name):

@@ -1,4 +1,5 @@
 private import CLinux
+import FaultlineSync
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +30,7 @@ public final class EventLoop: @unchecked Sendable {
     private var timers = TimerQueue()
     private var turnEnd: [TurnEndHandler] = []
     private var turnEndRunning: [TurnEndHandler] = []
-    private let pending = Mutex<[@Sendable () -> Void]>([])
+    private let pending = TracedMutex<[@Sendable () -> Void]>([])
     private let stopRequested = Atomic<Bool>(false)
     /// Where `StreamSocket.connect` connects on this loop when set: an in-memory network
     /// (tests). Nil in production: the kernel's.

@@ -1,4 +1,4 @@
-import Synchronization
+import FaultlineSync
 
 /// A bounded, in-memory rolling capture of exchange records, exported on demand as a
 /// HAR 1.2 document for browser dev tools, Charles or Proxyman. Records are already
@@ -6,12 +6,12 @@ import Synchronization
 /// (it runs on an event loop once per exchange); all HAR encoding happens in `export`,
 /// outside the lock.
 public final class HARCapture: Sendable {
-    private let ring: Mutex<HARCaptureRing>
+    private let ring: TracedMutex<HARCaptureRing>
 
     /// A capture keeping at most `maxEntries` records and about `maxBytes` bytes of their
     /// text (see `estimatedBytes(_:)`); a limit of 0 keeps nothing.
     public init(maxEntries: Int, maxBytes: Int) {
-        ring = Mutex(HARCaptureRing(maxEntries: maxEntries, maxBytes: maxBytes))
+        ring = TracedMutex(HARCaptureRing(maxEntries: maxEntries, maxBytes: maxBytes))
     }
 
     /// Changes the limits (e.g. on a configuration reload), evicting the oldest records

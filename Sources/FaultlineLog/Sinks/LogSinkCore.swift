@@ -1,13 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FaultlineSync
 import Synchronization
 
 /// The state shared by a `LogSink` and its writer thread. Callers only take the mutex
 /// to append bytes; the writer swaps the whole buffer out and writes it with blocking
 /// `write(2)` outside the lock, so a stuck destination stalls only the writer.
 final class LogSinkCore: Sendable {
-    let queue = Mutex(SinkQueue())
+    let queue = TracedMutex(SinkQueue())
     let wake = SinkSemaphore()
     let maxRecords: Int
     let maxBytes: Int

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FaultlineSync
 import Synchronization
 
 /// Operator events (listening, TLS failures, pin reports and warnings, reload errors) on
@@ -18,7 +19,7 @@ public final class OperatorEventQueue: Sendable {
     }
 
     private let core: LogSinkCore
-    private let bucket: Mutex<Bucket>
+    private let bucket: TracedMutex<Bucket>
     private let ratePerSecond: Double
     private let burst: Double
     private let dropped = Atomic<Int>(0)
@@ -31,7 +32,7 @@ public final class OperatorEventQueue: Sendable {
         self.core = core
         self.ratePerSecond = Double(max(1, ratePerSecond))
         self.burst = Double(max(1, burst))
-        bucket = Mutex(Bucket(tokens: Double(max(1, burst)), last: .now))
+        bucket = TracedMutex(Bucket(tokens: Double(max(1, burst)), last: .now))
         try WriterThread.start { core.run(fd: fd, owned: false) }
     }
 

@@ -1,4 +1,5 @@
 import FaultlineLog
+import FaultlineSync
 import Synchronization
 
 /// The dashboard's view of traffic: the newest exchange records (already redacted by the
@@ -18,7 +19,7 @@ final class LiveFeed: Sendable {
         var traffic = LiveTraffic()
     }
 
-    private let ring = Mutex(Ring())
+    private let ring = TracedMutex(Ring())
     /// Whether records are kept: on once an admin listener exists (nothing reads them otherwise).
     private let on = Atomic(false)
     /// Live streams attached now.

@@ -1,5 +1,5 @@
+import FaultlineSync
 import Foundation
-import Synchronization
 
 /// Exchange summaries encoded once for every live stream: ten dashboards cost one JSON
 /// encoding per exchange, not ten. Keyed like the feed's ring (`seq % capacity`), so it never
@@ -10,7 +10,7 @@ final class LiveSummaryCache: Sendable {
         var json: [UInt8] = []
     }
 
-    private let slots = Mutex([Slot](repeating: Slot(), count: LiveFeed.capacity))
+    private let slots = TracedMutex([Slot](repeating: Slot(), count: LiveFeed.capacity))
 
     init() {}
 

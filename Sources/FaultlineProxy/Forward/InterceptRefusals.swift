@@ -1,4 +1,4 @@
-import Synchronization
+import FaultlineSync
 
 /// Clients that refused an intercepted certificate, per host: the app pins that host, or the
 /// device does not trust the Faultline CA. After `forward.pass_through_after_refusals` a host
@@ -25,7 +25,7 @@ final class InterceptRefusals: Sendable {
     }
 
     private static let capacity = 10_000
-    private let hosts = Mutex<[String: Entry]>([:])
+    private let hosts = TracedMutex<[String: Entry]>([:])
 
     /// Counts a refusal for `host` (with what its app pin file says, `appPins`); with
     /// `threshold` reached, the host passes through from now on. The entry after counting.

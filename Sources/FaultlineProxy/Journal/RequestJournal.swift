@@ -1,3 +1,4 @@
+import FaultlineSync
 import Synchronization
 
 /// A bounded, ordered record of exchanges (a session's, or every exchange of the proxy):
@@ -31,13 +32,13 @@ final class RequestJournal: Sendable {
 
     /// Monotonic time (ns) `start_ms` counts from.
     let origin: UInt64
-    private let ring: Mutex<Ring>
+    private let ring: TracedMutex<Ring>
     /// The ring's capacity, readable without the lock (every exchange asks).
     private let capacity: Atomic<Int>
 
     init(capacity: Int, origin: UInt64) {
         self.origin = origin
-        ring = Mutex(Ring(capacity: max(0, capacity)))
+        ring = TracedMutex(Ring(capacity: max(0, capacity)))
         self.capacity = Atomic(max(0, capacity))
     }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import FaultlineSync
 
 /// One event loop's share of `GET /metrics`: its request counts and latency histograms
 /// (`RouteMetricsTable`) and its idle upstream pool sizes.
@@ -14,11 +14,11 @@ final class LoopMetrics: Sendable {
         var idle: [(upstream: String, count: Int)] = []
     }
 
-    private let shard: Mutex<Shard>
+    private let shard: TracedMutex<Shard>
 
     /// A shard for routes named `routes` (in route index order).
     init(routes: [String]) {
-        shard = Mutex(Shard(routes: RouteMetricsTable(routes: routes)))
+        shard = TracedMutex(Shard(routes: RouteMetricsTable(routes: routes)))
     }
 
     /// Counts one exchange that ended (see `RouteMetricsTable.record`); on the loop.

@@ -1,5 +1,5 @@
 import FaultlineLog
-import Synchronization
+import FaultlineSync
 
 /// The process-wide side of `GET /metrics`: the loops' shards, registered as the loops
 /// start, and the per-upstream events (`UpstreamEvents`), which are rare enough for one lock.
@@ -13,8 +13,8 @@ final class ProxyMetrics: Sendable {
     /// name any number of hosts (the log and the journal name each one).
     static let forwardUpstream = "forward"
 
-    private let shards = Mutex<[LoopMetrics]>([])
-    private let upstreams = Mutex<[String: UpstreamEvents]>([:])
+    private let shards = TracedMutex<[LoopMetrics]>([])
+    private let upstreams = TracedMutex<[String: UpstreamEvents]>([:])
 
     /// Adds a loop's shard to what scrapes read.
     func register(_ shard: LoopMetrics) {

@@ -1,6 +1,6 @@
 import FaultlineLog
+import FaultlineSync
 import Foundation
-import Synchronization
 
 /// The pin failure reports apps sent to `POST /pins/reports`, across reloads: counts by
 /// host name label and format (for `/metrics` and `GET /pins`) and the last `capacity`
@@ -36,7 +36,7 @@ final class PinReportBoard: Sendable {
         let format: String
     }
 
-    private let state = Mutex(State())
+    private let state = TracedMutex(State())
 
     /// Counts and keeps `report`; `known` are the configuration's host names. Returns what
     /// was kept (redacted by `redactor`).

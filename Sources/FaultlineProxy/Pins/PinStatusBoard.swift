@@ -1,5 +1,5 @@
+import FaultlineSync
 import Foundation
-import Synchronization
 
 /// Pin outcomes per upstream across all loops: how many handshakes passed or failed the live
 /// set and the candidate set (rotation readiness), and the last chains worth looking at.
@@ -44,7 +44,7 @@ final class PinStatusBoard: Sendable {
         var lastCandidateFailure: Observation?
     }
 
-    private let statuses = Mutex<[String: Status]>([:])
+    private let statuses = TracedMutex<[String: Status]>([:])
 
     /// Counts one handshake's outcome.
     func record(_ observation: Observation) {

@@ -1,4 +1,5 @@
 import FaultlineConfig
+import FaultlineSync
 import Synchronization
 
 /// The scenarios of one place: the process (global) or one session. Holds their definitions
@@ -19,9 +20,9 @@ final class ScenarioBoard: Sendable {
         var nextSerial: UInt64 = 1
     }
 
-    let contents: Mutex<Contents>
+    let contents: TracedMutex<Contents>
     /// The phases in effect, in the order their scenarios started (the first that takes a request wins).
-    let active = Mutex<[ActivePhase]>([])
+    let active = TracedMutex<[ActivePhase]>([])
     /// How many scenarios run: 0 spares a request every lock.
     let runningCount = Atomic<Int>(0)
 
@@ -29,7 +30,7 @@ final class ScenarioBoard: Sendable {
         self.session = session
         self.seed = seed
         self.reporter = reporter
-        contents = Mutex(Contents(config: config))
+        contents = TracedMutex(Contents(config: config))
     }
 
     /// The scenarios, in definition order, as they stand now.

@@ -1,4 +1,5 @@
 import FaultlineIO
+import FaultlineSync
 import Synchronization
 
 /// What scenario boards need from the running proxy, shared by the global board and every
@@ -11,7 +12,7 @@ final class ScenarioReporter: Sendable {
         var deliver: (@Sendable (ScenarioTransition) -> Void)?
     }
 
-    private let connection = Mutex(Connection())
+    private let connection = TracedMutex(Connection())
     /// Phase changes of sessions' scenarios (they get no series of their own in `/metrics`).
     let sessionTransitions = Atomic<Int>(0)
 

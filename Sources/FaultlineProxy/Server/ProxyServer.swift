@@ -2,7 +2,7 @@ import Dispatch
 import FaultlineIO
 import FaultlineLog
 import FaultlineConfig
-import Synchronization
+import FaultlineSync
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,7 +56,7 @@ public final class ProxyServer: Sendable {
         self.contexts = contexts
         state.attach(contexts)
         let ready = DispatchSemaphore(value: 0)
-        let failure = Mutex<String?>(nil)
+        let failure = TracedMutex<String?>(nil)
         for context in contexts {
             let fds = perLoop[context.loop.index]
             context.loop.execute {

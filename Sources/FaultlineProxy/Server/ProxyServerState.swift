@@ -1,5 +1,6 @@
 import FaultlineConfig
 import FaultlineIO
+import FaultlineSync
 import Synchronization
 
 /// What every loop of the proxy shares: the current config snapshot, connection accounting,
@@ -28,7 +29,7 @@ final class ProxyServerState: Sendable {
     /// running timeline survives reloads.
     let scenarios: ScenarioBoard
     /// Faultline's own listening sockets (proxy and admin): a forward-proxy request to one is refused.
-    let ownAddresses = Mutex<[SocketAddress]>([])
+    let ownAddresses = TracedMutex<[SocketAddress]>([])
     /// Open CONNECT tunnels and intercepted connections, across loops (`forward.max_tunnels`).
     let forwardTunnels = Atomic<Int>(0)
     /// Hosts whose intercepted certificate clients refused (`GET /intercept`).
@@ -49,18 +50,18 @@ final class ProxyServerState: Sendable {
 
     /// Serializes changes; held while a new snapshot compiles (DNS, certificates, files),
     /// which happens on the admin queue or the signal thread. Event loops never take it.
-    private let current: Mutex<Configuration>
+    private let current: TracedMutex<Configuration>
     /// The snapshot in effect, held only to copy the reference: what loops may touch
     /// (operator events, upstream logging) without ever waiting for a compile.
-    private let published: Mutex<ConfigSnapshot>
-    private let loops = Mutex<[LoopContext]>([])
+    private let published: TracedMutex<ConfigSnapshot>
+    private let loops = TracedMutex<[LoopContext]>([])
 
     init(snapshot: ConfigSnapshot, events: @escaping @Sendable (ProxyEvent) -> Void,
          connections: ConnectionCounter = ConnectionCounter(), descriptorLimit: Int = Int.max) {
         self.connections = connections
         self.descriptorLimit = descriptorLimit
-        current = Mutex(Configuration(snapshot: snapshot, base: snapshot.config, generation: snapshot.generation))
-        published = Mutex(snapshot)
+        current = TracedMutex(Configuration(snapshot: snapshot, base: snapshot.config, generation: snapshot.generation))
+        published = TracedMutex(snapshot)
         journal = RequestJournal(capacity: snapshot.config.journal.capacity, origin: MonotonicClock.nanoseconds())
         eventSink = events
         let reporter = ScenarioReporter()

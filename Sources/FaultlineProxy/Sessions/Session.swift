@@ -1,4 +1,5 @@
 import FaultlineConfig
+import FaultlineSync
 import Synchronization
 
 /// One per-test session: its rules apply only to requests that carry its id in
@@ -25,7 +26,7 @@ final class Session: Sendable {
     private let lastUse: Atomic<UInt64>
     /// The compiled rules, swapped whole; changes compile while holding it (a session's
     /// rules compile in microseconds, and only this session's requests wait).
-    private let compiled: Mutex<SessionRuleSet>
+    private let compiled: TracedMutex<SessionRuleSet>
     /// The session's scenarios: timelines that only its requests see.
     let scenarios: ScenarioBoard
 
@@ -41,7 +42,7 @@ final class Session: Sendable {
         created = now
         journal = RequestJournal(capacity: journalCapacity, origin: now)
         lastUse = Atomic(now)
-        compiled = Mutex(SessionRuleSet(rules: [], config: config, seed: seed, previous: nil))
+        compiled = TracedMutex(SessionRuleSet(rules: [], config: config, seed: seed, previous: nil))
         scenarios = ScenarioBoard(session: id, seed: seed, config: config, reporter: reporter)
     }
 

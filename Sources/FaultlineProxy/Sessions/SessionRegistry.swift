@@ -1,11 +1,12 @@
 import FaultlineConfig
+import FaultlineSync
 import Synchronization
 
 /// The live sessions of the process, held by `ProxyServerState` beside (not inside) the
 /// config snapshot, so they survive reloads and rule changes. A request without the session
 /// header pays one relaxed load (no client address claimed) before any lock.
 final class SessionRegistry: Sendable {
-    private let directory = Mutex(SessionDirectory())
+    private let directory = TracedMutex(SessionDirectory())
     /// Client addresses claimed by live sessions; 0 spares unclaimed requests the lock.
     private let claimed = Atomic<Int>(0)
     /// Live (possibly expired, not yet swept) sessions.

@@ -1,6 +1,6 @@
+import FaultlineSync
 private import COpenSSL
 internal import FoundationEssentials
-import Synchronization
 
 /// The server side of a forward proxy's HTTPS interception: one SSL_CTX shared by every
 /// loop, whose certificate is chosen per connection: a leaf for the ClientHello's SNI name
@@ -20,7 +20,7 @@ public final class TLSInterceptor: @unchecked Sendable {
     private let leafKey: CertificateKey
     private let context: OpaquePointer
     private let callbacks: TLSServerCallbacks
-    private let cache = Mutex(LeafCache())
+    private let cache = TracedMutex(LeafCache())
 
     private struct LeafCache {
         var leaves: [String: Certificate] = [:]

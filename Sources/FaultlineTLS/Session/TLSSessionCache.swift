@@ -1,4 +1,5 @@
 private import COpenSSL
+import FaultlineSync
 import Synchronization
 
 /// The latest resumable session per "host:port", shared by every loop that uses one client
@@ -12,7 +13,7 @@ final class TLSSessionCache: Sendable {
         let verifiedChain: [[UInt8]]
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = TracedMutex<[String: Entry]>([:])
     private let resumptions = Atomic<Int>(0)
 
     deinit {

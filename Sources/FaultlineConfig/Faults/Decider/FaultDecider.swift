@@ -1,4 +1,4 @@
-import Synchronization
+import FaultlineSync
 
 /// Decides per request which faults of the matched route fire, shared by every event
 /// loop of one compiled rule set. Rules are configuration (`FaultSpec`); the state they
@@ -18,7 +18,7 @@ public final class FaultDecider: Sendable {
     /// State of the routes given at init, by route index: read without a lock.
     private let registered: [RuleCounters?]
     /// State of routes met later, created on first use.
-    private let discovered: Mutex<[Int: RuleCounters]>
+    private let discovered: TracedMutex<[Int: RuleCounters]>
 
     /// Creates a decider. `seed` nil picks a random one (see `seed`). `clock` returns
     /// monotonic milliseconds (`FaultDecider.monotonicMilliseconds` in production, a
@@ -49,7 +49,7 @@ public final class FaultDecider: Sendable {
             }
         }
         self.registered = registered
-        self.discovered = Mutex([:])
+        self.discovered = TracedMutex([:])
     }
 
     /// Decides, for one request matching `route`, which of its faults fire, in composition
