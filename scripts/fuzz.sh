@@ -56,7 +56,7 @@ fi
 
 build=.build/fuzz
 c_modules=(CLLHTTP CLinux)
-swift_modules=(FaultlineHTTP FaultlineHTTP2 FaultlineIO FaultlineConfig FaultlineLog FaultlineTLS FaultlineAppPins FaultlineProxy)
+swift_modules=(FaultlineSync FaultlineHTTP FaultlineHTTP2 FaultlineIO FaultlineConfig FaultlineLog FaultlineTLS FaultlineAppPins FaultlineProxy)
 start=$(date +%s)
 # FaultlineProxy depends on every other library module, so this builds all of them.
 swift build -c debug --build-path "$build" --target FaultlineProxy \
