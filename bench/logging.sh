@@ -10,8 +10,12 @@
 #   (c) headers   the same with "headers": true
 #   (d) har       HAR capture on ("har": {"enabled": true}), logging off; informational,
 #                 only when the binary's config loader knows `har`
+#   (e) journal   the request journal on (its default capacity), logging and HAR off
+#   (f) defaults  the shipped defaults together: JSON Lines to a file, HAR capture and the
+#                 request journal on
+# (b)-(d) run with the journal off, so each of (b)-(e) costs one feature.
 #
-# Targets: (b)/(a) >= 0.90 and (c)/(a) >= 0.85 in requests per second. Also reported for (b)
+# Targets: (b)/(a) >= 0.90, (c)/(a) >= 0.85 and (f)/(a) >= 0.80 in requests per second. Also reported for (b)
 # and (c): the lines the log file gained during each measurement against wrk's request count
 # (dropped records are allowed, but counted here), and any "dropped" counter the admin API
 # shows.
@@ -63,6 +67,8 @@ case $FL_QUIET in
 esac
 HAR_OFF=
 case $FL_QUIET in *'"har"'*) HAR_OFF='"har": {"enabled": false}' ;; esac
+JOURNAL_OFF=
+case $FL_QUIET in *'"journal"'*) JOURNAL_OFF='"journal": {"capacity": 0}' ;; esac
 CONFIGS=(off json headers)
 if [[ $HAR == 1 ]]; then
   if faultline_accepts '"log": {"off": true}, "har": {"enabled": true}'; then
@@ -70,6 +76,12 @@ if [[ $HAR == 1 ]]; then
   else
     log "note: $FL_BIN does not accept \"har\": {\"enabled\": true}; (d) HAR capture is skipped"
   fi
+fi
+# (e) and (f) need a binary with the journal and HAR capture (one that can turn both off).
+if [[ -n $JOURNAL_OFF && -n $HAR_OFF ]]; then
+  CONFIGS+=(journal defaults)
+else
+  log "note: $FL_BIN cannot turn the journal or HAR capture off; (e) and (f) are skipped"
 fi
 
 # ----------------------------------------------------------------- processes + cleanup
@@ -101,9 +113,11 @@ write_config() {
   local name=$1 run=$2 members
   case $name in
     off)     members=$FL_QUIET ;;
-    json)    members="\"log\": {\"format\": \"json\", \"destination\": \"file\", \"path\": \"$5\"}${HAR_OFF:+, $HAR_OFF}" ;;
-    headers) members="\"log\": {\"format\": \"json\", \"destination\": \"file\", \"path\": \"$5\", \"headers\": true}${HAR_OFF:+, $HAR_OFF}" ;;
-    har)     members='"log": {"off": true}, "har": {"enabled": true}' ;;
+    json)    members="\"log\": {\"format\": \"json\", \"destination\": \"file\", \"path\": \"$5\"}${HAR_OFF:+, $HAR_OFF}${JOURNAL_OFF:+, $JOURNAL_OFF}" ;;
+    headers) members="\"log\": {\"format\": \"json\", \"destination\": \"file\", \"path\": \"$5\", \"headers\": true}${HAR_OFF:+, $HAR_OFF}${JOURNAL_OFF:+, $JOURNAL_OFF}" ;;
+    har)     members="\"log\": {\"off\": true}, \"har\": {\"enabled\": true}${JOURNAL_OFF:+, $JOURNAL_OFF}" ;;
+    journal) members="\"log\": {\"off\": true}, $HAR_OFF" ;;
+    defaults) members="\"log\": {\"format\": \"json\", \"destination\": \"file\", \"path\": \"$5\"}" ;;
   esac
   cat >"$WORK/$run.json" <<EOF
 {"workers": 2, "listeners": [{"address": "127.0.0.1:$3"}], "admin": {"address": "127.0.0.1:$4"},
@@ -252,21 +266,25 @@ mkdir -p "$BENCH_DIR/results"
 PYTHONPATH="$BENCH_DIR" python3 - "$RESULTS" "$BENCH_DIR/results/logging-latest.md" "$DURATION" "$WARMUP" "$ROUNDS" \
   "$(nproc) cores, $(uname -sr), load average $LOAD_AT_START at the start" \
   "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(shown_path "$FL_BIN")" "$HAR_OFF" \
-  "$HAR" "${CONFIGS[*]}" <<'EOF'
+  "$HAR" "${CONFIGS[*]}" "$JOURNAL_OFF" <<'EOF'
 import sys
 from bench_stats import good as good_of, load_runs, median as median_of
 (results, out, seconds, warmup, rounds, host, date, binary, har_off, har_wanted,
- configs) = sys.argv[1:]
+ configs, journal_off) = sys.argv[1:]
 configs = configs.split()
 runs = load_runs(results)
 good = lambda name: good_of(runs, name)
 median = lambda name, key: median_of(runs, name, key)
 
 har_note = "HAR capture off" if har_off else "HAR capture: key unknown to this binary"
+if journal_off:
+    har_note += ", journal off"
 rows = [("off", f"(a) logging off, {har_note}", None, "a"),
         ("json", "(b) JSON Lines of every exchange to a file", 0.90, "b"),
         ("headers", "(c) (b) + `headers: true`", 0.85, "c"),
-        ("har", "(d) HAR capture on, logging off (informational)", None, "d")]
+        ("har", "(d) HAR capture on, logging off (informational)", None, "d"),
+        ("journal", "(e) request journal on, logging and HAR off (informational)", None, "e"),
+        ("defaults", "(f) shipped defaults: (b) + HAR capture + request journal", 0.80, "f")]
 base = median("off", "rps")
 lines = [f"Access logging overhead, {date}: {host}; Faultline `workers: 2`, wrk -t2 -c50 keep-alive "
          f"GET /64 for {seconds} s (+{warmup} s warm-up); median of {rounds} round(s).", "",
@@ -283,7 +301,7 @@ for name, label, target, letter in rows:
     rps = median(name, "rps")
     logged_cell = "—"
     nothing_logged = False
-    if name in ("json", "headers"):
+    if name in ("json", "headers", "defaults"):
         g = good(name)
         req = sum(int(r["requests"]) for r in g)
         logged = sum(int(r["logged"]) for r in g)

@@ -463,6 +463,19 @@ round_order() {
   echo "${order[*]}"
 }
 
+# status_kb PROXY FIELD : a /proc/PID/status field (kB) summed over the proxy's process tree.
+status_kb() {
+  local kb=0 pid v
+  for pid in $(descendants "${PID[$1]}"); do
+    v=$(awk -v f="$2:" '$1 == f {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    [[ -n $v ]] && kb=$((kb + v))
+  done
+  echo "$kb"
+}
+# Resident memory before any load, for bench/memory.sh's split of the peak.
+declare -A IDLE_KB=()
+for p in "${PROXIES[@]}"; do IDLE_KB[$p]=$(status_kb "$p" VmRSS); done
+
 total=$(( ROUNDS * ${#SCENARIOS[@]} * ${#PROXIES[@]} * (DURATION + WARMUP) ))
 LOADAVG_START=$(cut -d' ' -f1-3 /proc/loadavg)
 log "measuring ${PROXIES[*]}: ${#SCENARIOS[@]} scenarios x ${DURATION}s (+${WARMUP}s warm-up) x $ROUNDS round(s), about ${total}s"
@@ -482,15 +495,13 @@ for ((round = 0; round < ROUNDS; round++)); do
   done
 done
 
-# Peak RSS: VmHWM summed over the proxy's process tree (nginx master + workers).
+# Peak RSS: VmHWM summed over the proxy's process tree (nginx master + workers); beside it
+# the resident memory before the load and, at the end, its anonymous and file-backed parts.
 for p in "${PROXIES[@]}"; do
-  kb=0
-  for pid in $(descendants "${PID[$p]}"); do
-    v=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
-    [[ -n $v ]] && kb=$((kb + v))
-  done
+  kb=$(status_kb "$p" VmHWM)
   if ((kb > 0)); then
-    printf '%s\trss\trss_kb=%d\n' "$p" "$kb" >>"$RESULTS"
+    printf '%s\trss\trss_kb=%d idle_kb=%d anon_kb=%d file_kb=%d\n' "$p" "$kb" "${IDLE_KB[$p]}" \
+      "$(status_kb "$p" RssAnon)" "$(status_kb "$p" RssFile)" >>"$RESULTS"
   fi
 done
 
