@@ -67,6 +67,19 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
+# run_bench_once WORK TAG [VAR=VALUE...] : bench/run.sh for one round with the given settings;
+# its table, raw results and output go to WORK/report-TAG.md, WORK/results-TAG.tsv and
+# WORK/run-TAG.log (whose last lines are shown if it fails). Later calls reuse the binary the
+# first one brought up to date.
+run_bench_once() {
+  local work=$1 tag=$2
+  shift 2
+  env "$@" BENCH_ROUNDS=1 BENCH_OUT="$work/report-$tag.md" BENCH_RESULTS_TSV="$work/results-$tag.tsv" \
+    "$BENCH_DIR/run.sh" >"$work/run-$tag.log" 2>&1 \
+    || { tail -n 20 "$work/run-$tag.log" >&2; die "bench/run.sh failed ($tag)"; }
+  export BENCH_BUILD=0
+}
+
 # descendants PID: the process and all its descendants (nginx master + workers).
 descendants() {
   local pid=$1 child

@@ -13,8 +13,9 @@
 # (default 4), BENCH_WARMUP (default 1), BENCH_LAYOUT (default split), BENCH_OUT (default
 # bench/results/memory-latest.md); the rest as bench/run.sh.
 set -euo pipefail
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH_DIR")
+BENCH_NAME=memory
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 scenarios=${BENCH_SCENARIOS:-keepalive,latency,large,close,tls_upstream,tls_listener,tls_close,h2,h2_large}
 layout=${BENCH_LAYOUT:-split}
 out=${BENCH_OUT:-$ROOT/bench/results/memory-latest.md}
@@ -25,13 +26,8 @@ loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)
 IFS=',' read -r -a wanted <<<"$scenarios"
 for scenario in "${wanted[@]}"; do
   echo "memory: $scenario" >&2
-  BENCH_LAYOUT=$layout BENCH_ROUNDS=1 BENCH_SCENARIOS=$scenario \
-    BENCH_SECONDS=${BENCH_SECONDS:-4} BENCH_WARMUP=${BENCH_WARMUP:-1} \
-    BENCH_OUT="$work/report-$scenario.md" BENCH_RESULTS_TSV="$work/results-$scenario.tsv" \
-    "$BENCH_DIR/run.sh" >"$work/run-$scenario.log" 2>&1 \
-    || { tail -n 20 "$work/run-$scenario.log" >&2; echo "memory: bench/run.sh failed on $scenario" >&2; exit 1; }
-  BENCH_BUILD=0
-  export BENCH_BUILD
+  run_bench_once "$work" "$scenario" BENCH_LAYOUT="$layout" BENCH_SCENARIOS="$scenario" \
+    BENCH_SECONDS="${BENCH_SECONDS:-4}" BENCH_WARMUP="${BENCH_WARMUP:-1}"
 done
 
 mkdir -p "$(dirname "$out")"

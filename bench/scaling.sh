@@ -13,8 +13,9 @@
 # BENCH_SCENARIOS (default keepalive,tls_listener,h2), BENCH_OUT (default
 # bench/results/scaling-latest.md); the rest as bench/run.sh.
 set -euo pipefail
-BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH_DIR")
+BENCH_NAME=scaling
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 rounds=${BENCH_ROUNDS:-3}
 [[ $rounds =~ ^[1-9][0-9]?$ ]] || { echo "scaling: BENCH_ROUNDS must be 1-99, got '$rounds'" >&2; exit 2; }
 scenarios=${BENCH_SCENARIOS:-keepalive,tls_listener,h2}
@@ -26,13 +27,8 @@ loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)
 for ((round = 1; round <= rounds; round++)); do
   for workers in 1 2; do
     echo "scaling: round $round of $rounds, $workers worker(s) per proxy" >&2
-    BENCH_LAYOUT=shared BENCH_WORKERS=$workers BENCH_ROUNDS=1 BENCH_SCENARIOS=$scenarios \
-      BENCH_SECONDS=${BENCH_SECONDS:-6} BENCH_WARMUP=${BENCH_WARMUP:-1} \
-      BENCH_OUT="$work/report-$workers-$round.md" BENCH_RESULTS_TSV="$work/results-$workers-$round.tsv" \
-      "$BENCH_DIR/run.sh" >"$work/run-$workers-$round.log" 2>&1 \
-      || { tail -n 20 "$work/run-$workers-$round.log" >&2; echo "scaling: bench/run.sh failed" >&2; exit 1; }
-    BENCH_BUILD=0
-    export BENCH_BUILD
+    run_bench_once "$work" "$workers-$round" BENCH_LAYOUT=shared BENCH_WORKERS="$workers" \
+      BENCH_SCENARIOS="$scenarios" BENCH_SECONDS="${BENCH_SECONDS:-6}" BENCH_WARMUP="${BENCH_WARMUP:-1}"
   done
 done
 
