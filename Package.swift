@@ -30,9 +30,10 @@ let package = Package(
         .systemLibrary(name: "CNghttp2", pkgConfig: "libnghttp2",
                        providers: [.apt(["libnghttp2-dev"])]),
 
-        // Imports point downward only (scripts/check-layering.sh enforces it): Sync (the one
-        // lock type) under everything; IO, HTTP and Log above it; TLS on IO and HTTP2 on HTTP; Config on TLS (it owns the pin values); the demo
-        // origin on IO, HTTP and TLS; app pins on TLS; Proxy above them; the CLI on top, with no C module.
+        // Imports point downward only (scripts/check-layering.sh enforces it): Sync (the one lock
+        // type) at the bottom; IO and HTTP on it; TLS on IO, Log and HTTP2 on HTTP; Config on TLS
+        // (it owns the pin values); the demo origin on IO, HTTP and TLS; app pins on TLS; Proxy
+        // above them; the CLI on top, with no C module.
         .target(name: "FaultlineSync", swiftSettings: hotPath),
         .target(name: "FaultlineIO", dependencies: ["CLinux", "FaultlineSync"], swiftSettings: hotPath),
         .target(name: "FaultlineHTTP", dependencies: ["CLLHTTP"], swiftSettings: hotPath),
