@@ -1,5 +1,6 @@
 """Reading the results files of bench/faults.sh, bench/sessions.sh, bench/dashboard.sh,
-bench/json-match.sh and bench/logging.sh, and rendering their overhead tables.
+bench/json-match.sh and bench/logging.sh, and rendering their overhead tables; and reading
+bench/run.sh's raw results for bench/scaling.sh and bench/memory.sh.
 
 Each line is `NAME<TAB>key=value ...` (wrk's BENCH fields from stats.lua plus cpu_us), or
 `NAME<TAB>status=error` for a failed measurement. Imported by the scripts' report steps
@@ -16,6 +17,17 @@ def load_runs(path):
     for line in open(path):
         name, _, fields = line.rstrip("\n").partition("\t")
         runs.setdefault(name, []).append(dict(item.partition("=")[::2] for item in fields.split()))
+    return runs
+
+
+def load_scenario_runs(path):
+    """bench/run.sh's raw results (`PROXY<TAB>SCENARIO<TAB>key=value ...`): the measurements
+    by (proxy, scenario), each a dict of its fields; the RSS line is scenario "rss"."""
+    runs = {}
+    for line in open(path):
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) == 3:
+            runs.setdefault((parts[0], parts[1]), []).append(dict(item.partition("=")[::2] for item in parts[2].split()))
     return runs
 
 

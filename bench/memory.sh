@@ -33,7 +33,7 @@ done
 mkdir -p "$(dirname "$out")"
 PYTHONPATH="$BENCH_DIR" python3 - "$work" "$scenarios" "$out" "$loadavg_start" "$layout" <<'PY'
 import datetime, os, sys
-from bench_stats import write_report
+from bench_stats import load_scenario_runs, write_report
 
 work, scenarios, out, load_start, layout = sys.argv[1], sys.argv[2].split(","), sys.argv[3], sys.argv[4], sys.argv[5]
 proxies = ["faultline", "nginx", "haproxy"]
@@ -50,21 +50,20 @@ lines = ["# Peak resident memory per scenario\n",
          "| scenario | proxy | idle | peak | anonymous | file | peak ÷ HAProxy's |", "|---|---|---:|---:|---:|---:|---:|"]
 worst = None
 for scenario in scenarios:
-    rows = {}
-    for line in open(os.path.join(work, f"results-{scenario}.tsv")):
-        parts = line.rstrip("\n").split("\t")
-        if len(parts) == 3 and parts[1] == "rss":
-            rows[parts[0]] = dict(item.partition("=")[::2] for item in parts[2].split())
+    runs = load_scenario_runs(os.path.join(work, f"results-{scenario}.tsv"))
+    rows = {proxy: found[-1] for (proxy, kind), found in runs.items() if kind == "rss"}
     base = rows.get("haproxy", {}).get("rss_kb")
     for proxy in proxies:
         kv = rows.get(proxy)
         if not kv:
             lines.append(f"| {scenario} | {label[proxy]} | n/a | n/a | n/a | n/a | |")
             continue
-        ratio = f"{int(kv['rss_kb']) / int(base):.2f}×" if base and proxy != "haproxy" else ""
-        if proxy == "faultline" and base:
+        ratio = ""
+        if base and proxy != "haproxy":
             r = int(kv["rss_kb"]) / int(base)
-            worst = max(worst or (0, ""), (r, scenario))
+            ratio = f"{r:.2f}×"
+            if proxy == "faultline":
+                worst = max(worst or (0, ""), (r, scenario))
         lines.append(f"| {scenario} | {label[proxy]} | {mib(kv.get('idle_kb', 0))} | {mib(kv['rss_kb'])} | "
                      f"{mib(kv.get('anon_kb', 0))} | {mib(kv.get('file_kb', 0))} | {ratio} |")
 if worst:

@@ -35,7 +35,7 @@ done
 mkdir -p "$(dirname "$out")"
 PYTHONPATH="$BENCH_DIR" python3 - "$work" "$rounds" "$scenarios" "$out" "$loadavg_start" <<'PY'
 import datetime, os, statistics, sys
-from bench_stats import load_runs, write_report
+from bench_stats import load_scenario_runs, write_report
 
 work, rounds, scenarios, out, load_start = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(","), sys.argv[4], sys.argv[5]
 proxies = ["faultline", "nginx", "haproxy"]
@@ -47,15 +47,10 @@ def rps(workers):
     """{(proxy, scenario): [req/s per round]}"""
     found = {}
     for r in range(1, rounds + 1):
-        path = os.path.join(work, f"results-{workers}-{r}.tsv")
-        for line in open(path):
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) != 3:
-                continue
-            proxy, scenario, fields = parts
-            kv = dict(item.partition("=")[::2] for item in fields.split())
-            if "requests" in kv and "status" not in kv:
-                found.setdefault((proxy, scenario), []).append(int(kv["requests"]) / (int(kv["duration_us"]) / 1e6))
+        for key, runs in load_scenario_runs(os.path.join(work, f"results-{workers}-{r}.tsv")).items():
+            for kv in runs:
+                if "requests" in kv and "status" not in kv:
+                    found.setdefault(key, []).append(int(kv["requests"]) / (int(kv["duration_us"]) / 1e6))
     return found
 
 one, two = rps(1), rps(2)
