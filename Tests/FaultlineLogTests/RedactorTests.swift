@@ -87,3 +87,46 @@ struct RedactorTests {
         #expect(redactor.redact(text: "connection refused to 127.0.0.1:8081").redactedFields.isEmpty)
     }
 }
+
+@Suite("Header fast path and media types")
+struct HeaderFastPathTests {
+    /// The headers of one response as a record keeps them, redacted by `redactor`.
+    private func logged(_ headers: [(String, String)], _ redactor: Redactor) -> [String: String] {
+        let policy = LogPolicy(redactor: redactor, options: LogOptions(headers: true, bodies: false))
+        var record = LogRecord()
+        record.reserveHeaders(headers.count, direction: .response, policy: policy)
+        for (name, value) in headers { record.addHeader(name: name, value: value, direction: .response, policy: policy) }
+        return Dictionary(uniqueKeysWithValues: record.responseHeaders.map { ($0.name, $0.value) })
+    }
+
+    @Test func commonHeadersAreKeptUnderAnySpellingAndLowercased() {
+        let fields = logged([("CONTENT-TYPE", "text/plain"), ("Server", "nginx"), ("x-forwarded-for", "10.0.0.1"),
+                             ("Content_Length", "64"), ("Authorization", "Bearer abc")], Redactor())
+        #expect(fields == ["content-type": "text/plain", "server": "nginx", "x-forwarded-for": "10.0.0.1",
+                           "content_length": "64", "authorization": "Bearer [REDACTED]"])
+        #expect(Redactor().verbatimHeaderName("Content-TYPE") == "content-type")
+        #expect(Redactor().verbatimHeaderName("Location") == nil, "a URL header is scanned, never verbatim")
+        #expect(Redactor().verbatimHeaderName("Cookie") == nil)
+    }
+
+    @Test func configurationStillReachesCommonHeaders() {
+        let strict = Redactor(addHeaders: ["Server"], addHeaderSubstrings: ["agent"])
+        #expect(strict.verbatimHeaderName("Server") == nil)
+        #expect(strict.verbatimHeaderName("User-Agent") == nil)
+        #expect(logged([("Server", "nginx"), ("User-Agent", "curl/8"), ("Date", "today")], strict)
+            == ["server": "[REDACTED]", "user-agent": "[REDACTED]", "date": "today"])
+    }
+
+    @Test func mediaTypePatterns() {
+        let patterns = ["text/*", "application/json", "application/xml", "application/x-www-form-urlencoded"]
+        for type in ["text/plain", "Text/HTML; charset=utf-8", " application/json ", "application/problem+json",
+                     "application/soap+xml", "application/x-www-form-urlencoded"] {
+            #expect(MediaType.matches(type, patterns), "\(type)")
+        }
+        for type in ["application/octet-stream", "image/png", "textual/plain", "application/jsonx", "", nil] as [String?] {
+            #expect(!MediaType.matches(type, patterns), "\(type ?? "nil")")
+        }
+        #expect(MediaType.matches("image/png", ["*/*"]))
+        #expect(!MediaType.matches("image/png", []))
+    }
+}

@@ -51,6 +51,17 @@ extension LogRecord {
         setAuthority(bytes.prefix(255))
     }
 
+    /// Makes room for `count` more headers of `direction` (at most the policy's cap), so that
+    /// adding a message's headers one by one does not grow the list several times.
+    public mutating func reserveHeaders(_ count: Int, direction: LogDirection, policy: LogPolicy) {
+        guard policy.options.headers, count > 0 else { return }
+        if direction == .request {
+            requestHeaders.reserveCapacity(min(requestHeaders.count + count, policy.options.maxHeaders))
+        } else {
+            responseHeaders.reserveCapacity(min(responseHeaders.count + count, policy.options.maxHeaders))
+        }
+    }
+
     /// Adds one header of `direction` when the policy logs headers: value capped, then
     /// redacted. Past the per-message cap the header is only counted.
     public mutating func addHeader(name: String, value: String, direction: LogDirection, policy: LogPolicy) {
@@ -61,6 +72,11 @@ extension LogRecord {
             return
         }
         let fits = value.utf8.count <= policy.options.headerValueMaxBytes
+        if fits, let lowercaseName = policy.redactor.verbatimHeaderName(name) {
+            let field = LogField(name: lowercaseName, value: value)
+            if direction == .request { requestHeaders.append(field) } else { responseHeaders.append(field) }
+            return
+        }
         let (kept, omitted) = fits ? ([], 0) : Truncation.cap(value.utf8, limit: policy.options.headerValueMaxBytes)
         let result = policy.redactor.redactHeader(
             name: name, value: fits ? value : String(decoding: kept, as: UTF8.self), direction: direction)

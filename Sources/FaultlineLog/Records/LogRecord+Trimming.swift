@@ -2,23 +2,23 @@ extension LogRecord {
     /// The record as a narrower consumer wants it: without headers and/or bodies, bodies
     /// cut to `bodyMaxBytes`. The record was built (and redacted) once for the widest
     /// consumer, the HAR capture; cutting redacted text cannot reveal anything.
-    public func trimmed(headers: Bool, bodies: Bool, bodyMaxBytes: Int) -> LogRecord {
-        var copy = self
+    /// Consuming: the caller's last use of a record trims it in place instead of copying it.
+    public consuming func trimmed(headers: Bool, bodies: Bool, bodyMaxBytes: Int) -> LogRecord {
         if !headers {
-            copy.requestHeaders = []
-            copy.responseHeaders = []
-            copy.omittedHeaders = 0
-            copy.redacted.removeAll { $0.contains(".header.") || $0.contains(".cookie.") }
+            requestHeaders = []
+            responseHeaders = []
+            omittedHeaders = 0
+            redacted.removeAll { $0.contains(".header.") || $0.contains(".cookie.") }
         }
         if bodies {
-            copy.requestBody = requestBody.map { Self.cut($0, to: bodyMaxBytes, of: requestBodySize) }
-            copy.responseBody = responseBody.map { Self.cut($0, to: bodyMaxBytes, of: responseBodySize) }
+            requestBody = requestBody.map { Self.cut($0, to: bodyMaxBytes, of: requestBodySize) }
+            responseBody = responseBody.map { Self.cut($0, to: bodyMaxBytes, of: responseBodySize) }
         } else {
-            copy.requestBody = nil
-            copy.responseBody = nil
-            copy.redacted.removeAll { $0.contains(".body.") }
+            requestBody = nil
+            responseBody = nil
+            redacted.removeAll { $0.contains(".body.") }
         }
-        return copy
+        return self
     }
 
     /// `text` cut to `limit` bytes; the marker counts what is missing of the whole body

@@ -7,14 +7,16 @@ extension Redactor {
     /// Headers whose value is a URL: their userinfo and query secrets are redacted.
     static let urlHeaders: Set<String> = ["location", "contentlocation", "referer", "origin"]
     /// Headers nearly every message carries; those the rules leave alone are answered by one
-    /// lookup instead of the substring scan (see `plainHeaderNames`).
-    static let commonHeaders = [
-        "host", "useragent", "accept", "acceptencoding", "acceptlanguage", "contenttype", "contentlength",
-        "server", "date", "connection", "cachecontrol", "etag", "lastmodified", "vary", "via", "xforwardedfor",
-        "xforwardedproto", "xforwardedhost", "transferencoding", "keepalive", "pragma", "expires", "age",
-        "acceptranges", "contentencoding", "ifnonematch", "ifmodifiedsince", "xrequestid", "upgrade", "range",
-        "contentrange", "te", "trailer", "xcontenttypeoptions", "stricttransportsecurity",
+    /// lookup instead of the substring scan (see `verbatimHeaderNames`).
+    /// Spelled as they travel, lowercase; `commonHeaders` is their normalised form.
+    static let commonHeaderSpellings = [
+        "host", "user-agent", "accept", "accept-encoding", "accept-language", "content-type", "content-length",
+        "server", "date", "connection", "cache-control", "etag", "last-modified", "vary", "via", "x-forwarded-for",
+        "x-forwarded-proto", "x-forwarded-host", "transfer-encoding", "keep-alive", "pragma", "expires", "age",
+        "accept-ranges", "content-encoding", "if-none-match", "if-modified-since", "x-request-id", "upgrade", "range",
+        "content-range", "te", "trailer", "x-content-type-options", "strict-transport-security",
     ]
+    static let commonHeaders = commonHeaderSpellings.map(RedactionName.normalize)
 
     /// The value of header `name` as it may be logged. Cookie values are redacted with
     /// cookie names kept (Set-Cookie attributes kept too); an Authorization value keeps its
@@ -23,7 +25,7 @@ extension Redactor {
     /// or `<direction>.cookie.<cookie name>`.
     public func redactHeader(name: String, value: String, direction: LogDirection) -> Redacted {
         let normalized = RedactionName.normalize(name)
-        if keptHeaderNames.contains(normalized) || plainHeaderNames.contains(normalized) { return Redacted(text: value) }
+        if verbatimHeaderNames.contains(normalized) { return Redacted(text: value) }
         // Built only when something is redacted: most headers are not.
         var field: String { "\(direction.rawValue).header.\(RedactionName.lower(name.utf8))" }
         switch normalized {
@@ -45,6 +47,13 @@ extension Redactor {
         var copy = value
         let mayHold = copy.withUTF8 { TextRedactionScanner.mayHoldSecret($0) }
         return mayHold ? redact(text: value, field: field) : Redacted(text: value)
+    }
+
+    /// The lowercase name of header `name` when its value is logged as it is by name alone
+    /// (a common header these rules leave alone, spelled as it travels), else nil: the fast
+    /// path of `LogRecord.addHeader`, which then needs neither `redactHeader` nor a lowercase copy.
+    public func verbatimHeaderName(_ name: String) -> String? {
+        verbatimSpellings.lowercased(name)
     }
 
     /// `value` with everything but a recognised auth scheme replaced.

@@ -18,8 +18,11 @@ public struct Redactor: Sendable {
     let bodyFieldNames: Set<String>
     /// Normalised names recognised in free text (`name=value`, `name: value`).
     let textNames: Set<String>
-    /// Common header names these rules never redact (a fast path for `redactHeader`).
-    let plainHeaderNames: Set<String>
+    /// Header names whose values are logged as they are: those `removeHeaders` keeps and the
+    /// common ones these rules never redact (one lookup, the fast path of `redactHeader`).
+    let verbatimHeaderNames: Set<String>
+    /// The common ones of `verbatimHeaderNames` as they are spelled on the wire.
+    let verbatimSpellings: VerbatimHeaderNames
     /// Query and fragment parameter names: the query and body names and the extra names,
     /// the header substrings, `remove…QueryParameters` kept.
     let queryRules: RedactionNameRules
@@ -64,10 +67,12 @@ public struct Redactor: Sendable {
                                        substrings: headerSubstrings)
         let sensitive = headerNames
         let substrings = headerSubstrings
-        plainHeaderNames = Set(Self.commonHeaders.filter { name in
+        let plain: (String) -> Bool = { name in
             !sensitive.contains(name) && !Self.urlHeaders.contains(name)
                 && !substrings.contains { ByteSearch.contains(Array(name.utf8), $0) }
-        })
+        }
+        verbatimHeaderNames = keptHeaderNames.union(Self.commonHeaders.filter(plain))
+        verbatimSpellings = VerbatimHeaderNames(lowercaseSpellings: Self.commonHeaderSpellings, isVerbatim: plain)
     }
 
     /// Whether the value of header `name` is redacted (by name or by substring).

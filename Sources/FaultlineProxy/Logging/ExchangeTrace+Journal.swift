@@ -8,16 +8,20 @@ extension ExchangeTrace {
         var record = self.record(policy: log.policy, client: client, now: now)
         record.session = session?.id
         record.sessionUnknown = sessionUnknown
-        if logged { log.write(exchange: record) }
         state.live.publish(record, now: now)
         let global = state.journal
-        guard global.isOn || session != nil else { return }
-        var entry = JournalEntry(record: record, startNs: start, session: session?.id, sessionUnknown: sessionUnknown,
+        var entry: JournalEntry?
+        if global.isOn || session != nil {
+            entry = JournalEntry(record: record, startNs: start, session: session?.id, sessionUnknown: sessionUnknown,
                                  connectionRequest: attempt, connection: connection)
-        if let phase = scenarioPhase {
-            entry.scenario = JournalEntry.ScenarioPhaseMark(name: phase.scenario, phase: phase.index, phaseName: phase.name,
-                                                            cycle: phase.cycle)
+            if let phase = scenarioPhase {
+                entry?.scenario = JournalEntry.ScenarioPhaseMark(name: phase.scenario, phase: phase.index, phaseName: phase.name,
+                                                                 cycle: phase.cycle)
+            }
         }
+        // The log takes the record last: it is consumed there, not copied.
+        if logged { log.write(exchange: record) }
+        guard let entry else { return }
         global.append(entry)
         session?.journal.append(entry)
     }

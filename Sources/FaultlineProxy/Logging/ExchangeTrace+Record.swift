@@ -17,6 +17,7 @@ extension ExchangeTrace {
             record.setTarget(bytes: request.target, policy: policy)
             if record.host == nil, let host = request.headers.first("host") { record.setHostHeader(host) }
             if policy.options.headers {
+                record.reserveHeaders(request.headers.count, direction: .request, policy: policy)
                 for index in 0..<request.headers.count {
                     record.addHeader(name: request.headers.name(at: index), value: request.headers.value(at: index),
                                      direction: .request, policy: policy)
@@ -50,6 +51,7 @@ extension ExchangeTrace {
     }
 
     private func addResponseHeaders(to record: inout LogRecord, policy: LogPolicy) {
+        record.reserveHeaders((responseHead?.headers.count ?? 0) + localHeaders.count, direction: .response, policy: policy)
         if let headers = responseHead?.headers {
             for index in 0..<headers.count {
                 record.addHeader(name: headers.name(at: index), value: headers.value(at: index),

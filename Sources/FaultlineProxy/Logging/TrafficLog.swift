@@ -71,11 +71,16 @@ final class TrafficLog: Sendable {
     }
 
     /// Hands an exchange record, trimmed to what each wants, to the capture and the sink.
-    /// The record was built for the wider of the two; the narrower gets a trimmed copy.
-    func write(exchange record: LogRecord) {
+    /// The record was built for the wider of the two; the narrower gets a trimmed copy, and
+    /// the sink the record itself (consumed: this is the caller's last use of it).
+    func write(exchange record: consuming LogRecord) {
         if let capture {
             let wider = policy.options.bodies && (!harBodies || harBodyMaxBytes < policy.options.bodyMaxBytes)
-            capture.append(wider ? record.trimmed(headers: true, bodies: harBodies, bodyMaxBytes: harBodyMaxBytes) : record)
+            if wider {
+                capture.append((copy record).trimmed(headers: true, bodies: harBodies, bodyMaxBytes: harBodyMaxBytes))
+            } else {
+                capture.append(record)
+            }
         }
         guard let sink else { return }
         if capture == nil {
