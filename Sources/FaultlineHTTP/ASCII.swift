@@ -18,7 +18,9 @@ public enum ASCII {
     }
 
     /// Case-insensitive equality of `bytes` with a String (configured names; not the hot path).
-    public static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ text: String) -> Bool {
+    /// Labelled so that a string literal always picks the `StaticString` overload above: an
+    /// unlabelled String overload wins for literals, and costs a `withUTF8` call each time.
+    public static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, configured text: String) -> Bool {
         var text = text
         return text.withUTF8 { equalsIgnoringCase(bytes, UnsafeRawBufferPointer($0)) }
     }

@@ -28,7 +28,7 @@ extension HTTPHeaders {
         for index in 0..<count {
             withField(index) { name, value in
                 if Self.isProhibitedInTrailers(name) { return }
-                if extra.contains(where: { name.count == $0.utf8.count && ASCII.equalsIgnoringCase(name, $0) }) { return }
+                if extra.contains(where: { name.count == $0.utf8.count && ASCII.equalsIgnoringCase(name, configured: $0) }) { return }
                 kept.add(name: name, value: value)
             }
         }

@@ -53,7 +53,7 @@ enum RequestHeadWriter {
                 let name = UnsafeRawBufferPointer(rebasing: raw[Int(field.start)..<Int(field.nameEnd)])
                 let value = Int(field.valueStart)..<Int(field.valueEnd)
                 if hopByHop.drops(name) { continue }
-                if !dropped.isEmpty && dropped.contains(where: { ASCII.equalsIgnoringCase(name, $0) }) { continue }
+                if !dropped.isEmpty && dropped.contains(where: { ASCII.equalsIgnoringCase(name, configured: $0) }) { continue }
                 switch name.count {
                 case 4 where ASCII.equalsIgnoringCase(name, "host"):
                     if clientHost == nil { clientHost = value }
