@@ -123,6 +123,8 @@ struct LogEncodingTests {
         #expect(LogTimestamp(seconds: 951_782_400, nanoseconds: 999_999_999).rfc3339 == "2000-02-29T00:00:00.999Z")
         #expect(LogTimestamp(seconds: 4_102_444_799).rfc3339 == "2099-12-31T23:59:59.000Z")
         #expect(LogTimestamp(seconds: -1).rfc3339 == "1969-12-31T23:59:59.000Z")
+        #expect(LogTimestamp(seconds: 253_402_300_799, nanoseconds: 7_000_000).rfc3339 == "9999-12-31T23:59:59.007Z")
+        #expect(LogTimestamp(seconds: 253_402_300_800).rfc3339 == "10000-01-01T00:00:00.000Z")
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let now = LogTimestamp.now()

@@ -36,6 +36,42 @@ public struct LogTimestamp: Sendable, Equatable {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = Self.civil(days: days)
+        let millisecond = Int64(max(0, min(999_999_999, nanoseconds)) / 1_000_000)
+        guard (0...9999).contains(year) else {
+            appendWide(year: year, month: month, day: day, secondOfDay: secondOfDay, millisecond: millisecond, to: &out)
+            return
+        }
+        // Every field has a fixed width here: written into 24 bytes on the stack and appended
+        // once (this runs for every log record).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            func put(_ value: Int64, _ width: Int, at offset: Int) {
+                var rest = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    text[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            text[10] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, 2, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, 2, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, 2, at: 17)
+            text[19] = UInt8(ascii: ".")
+            put(millisecond, 3, at: 20)
+            text[23] = UInt8(ascii: "Z")
+            out.append(contentsOf: UnsafeBufferPointer(text))
+        }
+    }
+
+    /// The same text for a year outside 0…9999 (wider or negative), digit by digit.
+    private func appendWide(year: Int64, month: Int64, day: Int64, secondOfDay: Int64, millisecond: Int64,
+                            to out: inout [UInt8]) {
         Self.digits(year, 4, &out)
         out.append(UInt8(ascii: "-"))
         Self.digits(month, 2, &out)
@@ -48,7 +84,7 @@ public struct LogTimestamp: Sendable, Equatable {
         out.append(UInt8(ascii: ":"))
         Self.digits(secondOfDay % 60, 2, &out)
         out.append(UInt8(ascii: "."))
-        Self.digits(Int64(max(0, min(999_999_999, nanoseconds)) / 1_000_000), 3, &out)
+        Self.digits(millisecond, 3, &out)
         out.append(UInt8(ascii: "Z"))
     }
 
