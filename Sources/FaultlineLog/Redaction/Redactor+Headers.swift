@@ -6,9 +6,8 @@ extension Redactor {
     ]
     /// Headers whose value is a URL: their userinfo and query secrets are redacted.
     static let urlHeaders: Set<String> = ["location", "contentlocation", "referer", "origin"]
-    /// Headers nearly every message carries; those the rules leave alone are answered by one
-    /// lookup instead of the substring scan (see `verbatimHeaderNames`).
-    /// Spelled as they travel, lowercase; `commonHeaders` is their normalised form.
+    /// Headers nearly every message carries, lowercase and spelled as they travel; those the
+    /// rules leave alone skip the substring scan (see `verbatimHeaderNames` and `verbatimSpellings`).
     static let commonHeaderSpellings = [
         "host", "user-agent", "accept", "accept-encoding", "accept-language", "content-type", "content-length",
         "server", "date", "connection", "cache-control", "etag", "last-modified", "vary", "via", "x-forwarded-for",
@@ -16,6 +15,7 @@ extension Redactor {
         "accept-ranges", "content-encoding", "if-none-match", "if-modified-since", "x-request-id", "upgrade", "range",
         "content-range", "te", "trailer", "x-content-type-options", "strict-transport-security",
     ]
+    /// `commonHeaderSpellings` normalised (no `-` or `_`), as the rules compare names.
     static let commonHeaders = commonHeaderSpellings.map(RedactionName.normalize)
 
     /// The value of header `name` as it may be logged. Cookie values are redacted with
