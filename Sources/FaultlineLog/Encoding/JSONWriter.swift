@@ -41,13 +41,25 @@ struct JSONWriter {
 
     /// Writes `"key":` for a fixed key, which needs no escaping.
     mutating func key(_ key: StaticString) {
-        // Byte by byte, not array literals: this runs for every member of every line.
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        // Composed on the stack and appended once: this runs for every member of every line,
+        // and each append to the array checks its storage again.
+        let count = key.utf8CodeUnitCount
+        let comma = needsComma
         needsComma = true
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 4) { text in
+            var end = 0
+            if comma {
+                text[0] = UInt8(ascii: ",")
+                end = 1
+            }
+            text[end] = UInt8(ascii: "\"")
+            UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(text)[(end + 1)...])
+                .copyMemory(from: UnsafeRawBufferPointer(start: key.utf8Start, count: count))
+            end += count + 1
+            text[end] = UInt8(ascii: "\"")
+            text[end + 1] = UInt8(ascii: ":")
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<(end + 2)]))
+        }
     }
 
     /// A string member, skipped when nil.
@@ -101,9 +113,21 @@ struct JSONWriter {
         // Most values need no escaping: copy them whole instead of byte by byte.
         let plain = text.withUTF8 { utf8 -> Bool in
             for byte in utf8 where byte < 0x20 || byte == 34 || byte == 92 || byte >= 0x7F { return false }
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: utf8)
-            bytes.append(UInt8(ascii: "\""))
+            guard utf8.count <= 254 else {
+                bytes.append(UInt8(ascii: "\""))
+                bytes.append(contentsOf: utf8)
+                bytes.append(UInt8(ascii: "\""))
+                return true
+            }
+            // A short value with its quotes, composed on the stack and appended once.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count + 2) { quoted in
+                quoted[0] = UInt8(ascii: "\"")
+                if let base = utf8.baseAddress, let target = quoted.baseAddress {
+                    (target + 1).initialize(from: base, count: utf8.count)
+                }
+                quoted[utf8.count + 1] = UInt8(ascii: "\"")
+                bytes.append(contentsOf: UnsafeBufferPointer(quoted))
+            }
             return true
         }
         if !plain { escaped(text) }
@@ -137,16 +161,18 @@ struct JSONWriter {
         Self.digits(UInt64(value.magnitude), &bytes)
     }
 
-    /// Appends the decimal digits of `value` (1 to 20 of them).
-    static func digits(_ value: UInt64, _ out: inout [UInt8]) {
-        var scale: UInt64 = 1
-        // Stop before the scale itself could overflow: 10^19 is the largest power of ten a UInt64 holds.
-        while value / scale >= 10 { scale *= 10 }
-        var rest = value
-        while scale > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / scale))
-            rest %= scale
-            scale /= 10
+    /// Appends the decimal digits of `value` (1 to 20 of them), at least `width` with leading zeros.
+    static func digits(_ value: UInt64, _ out: inout [UInt8], width: Int = 1) {
+        // Written backwards into 20 bytes on the stack (UInt64.max has 20 digits), appended once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
+            var rest = value
+            var start = 20
+            repeat {
+                start -= 1
+                text[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0 || 20 - start < min(width, 20)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: text[start...]))
         }
     }
 
@@ -159,9 +185,9 @@ struct JSONWriter {
 
     /// Appends `value` (milliseconds, clamped at 0) with three decimals: `12.345`.
     static func milliseconds(_ value: Double, _ out: inout [UInt8]) {
-        let micros = Int64((max(0, min(value, 1e12)) * 1000).rounded())
-        LogTimestamp.digits(micros / 1000, 1, &out)
+        let micros = UInt64((max(0, min(value, 1e12)) * 1000).rounded())
+        digits(micros / 1000, &out)
         out.append(UInt8(ascii: "."))
-        LogTimestamp.digits(micros % 1000, 3, &out)
+        digits(micros % 1000, &out, width: 3)
     }
 }
