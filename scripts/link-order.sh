@@ -19,39 +19,23 @@
 # of its own. A stale list is harmless: names no longer in the binary are skipped, and new
 # functions are laid out after the listed ones. Needs valgrind, objcopy, curl, h2load, openssl.
 set -euo pipefail
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-die() { echo "link-order: error: $*" >&2; exit 1; }
-for tool in valgrind objcopy curl h2load openssl python3; do
-  command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found; install the bench tools with: scripts/setup.sh --bench"
-done
-if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then
-  export PATH="/opt/swift/usr/bin:$PATH"
-fi
+BENCH_NAME=link-order
+# The bench helpers: need, die, free_port, make_workdir/start/stop, find_faultline (which brings
+# the release build up to date); this script profiles the repository's own build.
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../bench/lib.sh"
+for tool in valgrind objcopy curl h2load openssl python3; do need "$tool"; done
+unset FAULTLINE_BIN
+find_faultline
+make_workdir link-order
 
-swift build -c release --product faultline --static-swift-stdlib >&2
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-  local pid
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-objcopy --strip-debug .build/release/faultline "$WORK/faultline"
+objcopy --strip-debug "$FL_BIN" "$WORK/faultline"
 "$WORK/faultline" certs init --dir "$WORK/certs" --names localhost,127.0.0.1 >/dev/null
-
-# free_port : an ephemeral loopback port nothing listens on now.
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 PLAIN=$(free_port) TLS=$(free_port) ADMIN=$(free_port) ORIGIN=$(free_port) TLS_ORIGIN=$(free_port)
 
-openssl s_server -quiet -www -accept "127.0.0.1:$TLS_ORIGIN" \
-  -cert "$WORK/certs/proxy.pem" -key "$WORK/certs/proxy-key.pem" >/dev/null 2>&1 &
-PIDS+=($!)
+start tls-origin openssl s_server -quiet -www -accept "127.0.0.1:$TLS_ORIGIN" \
+  -cert "$WORK/certs/proxy.pem" -key "$WORK/certs/proxy-key.pem"
 LEAF_PIN=$("$WORK/faultline" pins compute "$WORK/certs/proxy.pem" --format json |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["certificates"][0]["pin"])')
 
@@ -71,14 +55,13 @@ cat >"$WORK/faultline.json" <<EOF
 EOF
 "$WORK/faultline" check-config "$WORK/faultline.json" >/dev/null || die "the profile config is refused"
 
-valgrind --tool=callgrind --demangle=no --dump-instr=no --compress-strings=no \
+start faultline valgrind --tool=callgrind --demangle=no --dump-instr=no \
   --callgrind-out-file="$WORK/callgrind.out" --log-file="$WORK/valgrind.log" \
-  "$WORK/faultline" run --config "$WORK/faultline.json" >"$WORK/faultline.out" 2>&1 &
-FL=$!
-PIDS+=($FL)
+  "$WORK/faultline" run --config "$WORK/faultline.json"
+FL=$LAST_PID
 for _ in $(seq 240); do
   curl -fsS -o /dev/null "http://127.0.0.1:$ADMIN/health" 2>/dev/null && break
-  kill -0 "$FL" 2>/dev/null || die "faultline exited under valgrind: $(tail -5 "$WORK/faultline.out")"
+  kill -0 "$FL" 2>/dev/null || { show_log faultline; die "faultline exited under valgrind"; }
   sleep 0.5
 done
 curl -fsS -o /dev/null "http://127.0.0.1:$ADMIN/health" || die "faultline did not answer on its admin port"
@@ -94,41 +77,26 @@ for path in /health /rules /pins /har /metrics /requests /stats /overview; do
   curl -sS -o /dev/null "http://127.0.0.1:$ADMIN$path" || true
 done
 
-kill -INT "$FL"
-wait "$FL" || true
+stop "$FL" INT     # callgrind writes its profile as the process exits
 [[ -s $WORK/callgrind.out ]] || die "callgrind wrote no profile: $(tail -5 "$WORK/valgrind.log")"
 
-python3 - "$WORK/callgrind.out" "$WORK/faultline" >scripts/link-order.txt <<'EOF'
-import re, sys
-# Self cost per function of the profiled binary: cost lines that follow a `calls=` line are
-# the callee's inclusive cost, not the caller's own.
-profile, binary = sys.argv[1], sys.argv[2]
-own, obj, fn, after_call = {}, None, None, False
-for line in open(profile, errors="replace"):
-    if line.startswith("ob="):
-        obj = line[3:].strip()
-    elif line.startswith("fn="):
-        fn = line[3:].strip() if obj == binary else None
-        if fn:
-            own.setdefault(fn, 0)
-    elif line.startswith("calls="):
-        after_call = True
-    elif line[:1].isdigit() or line[:1] in "+-*":
-        if fn and not after_call:
-            fields = line.split()
-            if len(fields) >= 2 and fields[1].isdigit():
-                own[fn] += int(fields[1])
-        after_call = False
+# The binary's functions by instructions of their own (bench/callgrind_self.py reads the profile).
+python3 - "$BENCH_DIR" "$WORK/callgrind.out" "$WORK/faultline" >scripts/link-order.txt <<'EOF'
+import collections, re, sys
+sys.path.insert(0, sys.argv[1])
+from callgrind_self import self_costs
+totals = collections.Counter()
+self_costs(sys.argv[2], totals, {})
 names, seen = [], set()
-for name, _ in sorted(own.items(), key=lambda item: -item[1]):
+for (obj, name), _ in totals.most_common():
     name = re.sub(r"'\d+$", "", name)  # callgrind's suffix for a second function of one name
-    if name.startswith("0x") or name in seen:
+    if obj != sys.argv[3] or name.startswith("0x") or name in seen:
         continue
     seen.add(name)
     names.append(name)
 print("\n".join(names))
 EOF
-echo "link-order: $(wc -l <scripts/link-order.txt) functions in scripts/link-order.txt" >&2
+log "$(wc -l <scripts/link-order.txt) functions in scripts/link-order.txt"
 # SwiftPM does not see the list as an input of the link: relink with the new one.
 rm -f .build/release/faultline "$(swift build -c release --show-bin-path)/faultline"
 swift build -c release --product faultline --static-swift-stdlib >&2
