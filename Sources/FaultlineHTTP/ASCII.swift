@@ -9,9 +9,14 @@ public enum ASCII {
     /// Case-insensitive equality of `bytes` with an already lowercase `lowercase`.
     @inlinable
     public static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        let other = lowercase.utf8Start
-        for index in 0..<bytes.count where lower(bytes[index]) != other[index] {
+        equalsIgnoringCase(bytes, lowercase: UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount))
+    }
+
+    /// Case-insensitive equality of `bytes` with bytes already in lowercase (only `bytes` is lowered).
+    @inlinable
+    public static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, lowercase: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == lowercase.count else { return false }
+        for index in 0..<bytes.count where lower(bytes[index]) != lowercase[index] {
             return false
         }
         return true

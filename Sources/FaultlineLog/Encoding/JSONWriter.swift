@@ -185,7 +185,11 @@ struct JSONWriter {
 
     /// Appends `value` (milliseconds, clamped at 0) with three decimals: `12.345`.
     static func milliseconds(_ value: Double, _ out: inout [UInt8]) {
-        let micros = UInt64((max(0, min(value, 1e12)) * 1000).rounded())
+        milliseconds(micros: UInt64((max(0, min(value, 1e12)) * 1000).rounded()), &out)
+    }
+
+    /// Appends a duration given in microseconds as milliseconds with three decimals: `12.345`.
+    static func milliseconds(micros: UInt64, _ out: inout [UInt8]) {
         digits(micros / 1000, &out)
         out.append(UInt8(ascii: "."))
         digits(micros % 1000, &out, width: 3)

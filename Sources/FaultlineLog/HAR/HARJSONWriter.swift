@@ -65,9 +65,7 @@ struct HARJSONWriter {
             return
         }
         // Written from integers so that timings computed in microseconds add up exactly.
-        LogTimestamp.digits(max(0, micros) / 1000, 1, &json.bytes)
-        json.bytes.append(UInt8(ascii: "."))
-        LogTimestamp.digits(max(0, micros) % 1000, 3, &json.bytes)
+        JSONWriter.milliseconds(micros: UInt64(max(0, micros)), &json.bytes)
     }
 
     /// A string member.

@@ -37,13 +37,10 @@ public struct LogTimestamp: Sendable, Equatable {
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = Self.civil(days: days)
         let millisecond = Int64(max(0, min(999_999_999, nanoseconds)) / 1_000_000)
-        guard (0...9999).contains(year) else {
-            appendWide(year: year, month: month, day: day, secondOfDay: secondOfDay, millisecond: millisecond, to: &out)
-            return
-        }
-        // Every field has a fixed width here: written into 24 bytes on the stack and appended
-        // once (this runs for every log record).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+        // The year has four digits or more; everything after it has a fixed width, written into
+        // 20 bytes on the stack and appended once (this runs for every log record).
+        JSONWriter.digits(UInt64(max(0, year)), &out, width: 4)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
             func put(_ value: Int64, _ width: Int, at offset: Int) {
                 var rest = value
                 for index in stride(from: offset + width - 1, through: offset, by: -1) {
@@ -51,41 +48,21 @@ public struct LogTimestamp: Sendable, Equatable {
                     rest /= 10
                 }
             }
-            put(year, 4, at: 0)
-            text[4] = UInt8(ascii: "-")
-            put(month, 2, at: 5)
-            text[7] = UInt8(ascii: "-")
-            put(day, 2, at: 8)
-            text[10] = UInt8(ascii: "T")
-            put(secondOfDay / 3600, 2, at: 11)
-            text[13] = UInt8(ascii: ":")
-            put(secondOfDay / 60 % 60, 2, at: 14)
-            text[16] = UInt8(ascii: ":")
-            put(secondOfDay % 60, 2, at: 17)
-            text[19] = UInt8(ascii: ".")
-            put(millisecond, 3, at: 20)
-            text[23] = UInt8(ascii: "Z")
+            text[0] = UInt8(ascii: "-")
+            put(month, 2, at: 1)
+            text[3] = UInt8(ascii: "-")
+            put(day, 2, at: 4)
+            text[6] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, 2, at: 7)
+            text[9] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, 2, at: 10)
+            text[12] = UInt8(ascii: ":")
+            put(secondOfDay % 60, 2, at: 13)
+            text[15] = UInt8(ascii: ".")
+            put(millisecond, 3, at: 16)
+            text[19] = UInt8(ascii: "Z")
             out.append(contentsOf: UnsafeBufferPointer(text))
         }
-    }
-
-    /// The same text for a year outside 0…9999 (wider or negative), digit by digit.
-    private func appendWide(year: Int64, month: Int64, day: Int64, secondOfDay: Int64, millisecond: Int64,
-                            to out: inout [UInt8]) {
-        Self.digits(year, 4, &out)
-        out.append(UInt8(ascii: "-"))
-        Self.digits(month, 2, &out)
-        out.append(UInt8(ascii: "-"))
-        Self.digits(day, 2, &out)
-        out.append(UInt8(ascii: "T"))
-        Self.digits(secondOfDay / 3600, 2, &out)
-        out.append(UInt8(ascii: ":"))
-        Self.digits(secondOfDay / 60 % 60, 2, &out)
-        out.append(UInt8(ascii: ":"))
-        Self.digits(secondOfDay % 60, 2, &out)
-        out.append(UInt8(ascii: "."))
-        Self.digits(millisecond, 3, &out)
-        out.append(UInt8(ascii: "Z"))
     }
 
     /// Year, month and day of a day count since 1970-01-01 (Howard Hinnant's algorithm).
@@ -99,22 +76,5 @@ public struct LogTimestamp: Sendable, Equatable {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Appends `value` zero-padded to `width` digits (more when it does not fit).
-    static func digits(_ value: Int64, _ width: Int, _ out: inout [UInt8]) {
-        var rest = max(0, value)
-        var count = 1
-        var scale: Int64 = 1
-        while rest / scale >= 10 {
-            scale *= 10
-            count += 1
-        }
-        if count < width { out.append(contentsOf: repeatElement(48, count: width - count)) }
-        while scale > 0 {
-            out.append(UInt8(48 + rest / scale))
-            rest %= scale
-            scale /= 10
-        }
     }
 }

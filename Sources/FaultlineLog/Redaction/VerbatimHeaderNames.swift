@@ -1,3 +1,5 @@
+import FaultlineHTTP
+
 /// The common header names whose values a `Redactor` logs as they are, spelled as they travel
 /// (`Content-Type`), found by length and a case-insensitive byte compare: no normalised copy
 /// of the name and no hashing for the headers nearly every message carries. A name not found
@@ -28,17 +30,11 @@ struct VerbatimHeaderNames: Sendable {
         return name.withUTF8 { input -> String? in
             guard input.count < buckets.count else { return nil }
             let bucket = buckets[input.count]
-            return bucket.bytes.withUnsafeBufferPointer { spellings -> String? in
+            return bucket.bytes.withUnsafeBytes { spellings -> String? in
                 for index in bucket.names.indices {
-                    let base = index * input.count
-                    var offset = 0
-                    while offset < input.count {
-                        let byte = input[offset]
-                        let lower = byte >= 65 && byte <= 90 ? byte | 0x20 : byte
-                        guard lower == spellings[base + offset] else { break }
-                        offset += 1
-                    }
-                    if offset == input.count { return bucket.names[index] }
+                    let start = index * input.count
+                    let spelling = UnsafeRawBufferPointer(rebasing: spellings[start..<(start + input.count)])
+                    if ASCII.equalsIgnoringCase(UnsafeRawBufferPointer(input), lowercase: spelling) { return bucket.names[index] }
                 }
                 return nil
             }
