@@ -76,6 +76,40 @@ struct LogEncodingTests {
         #expect(object["url.path"] as? String == "/p\u{0}ath")
     }
 
+    /// Values around the longest one written in one piece with its key, and a line far past
+    /// the writer's first buffer, come out whole and in order.
+    @Test func longValuesAndLongLinesComeOutWhole() throws {
+        let options = LogOptions(headers: true, bodies: true, headerValueMaxBytes: 100_000, bodyMaxBytes: 100_000)
+        let wide = LogPolicy(options: options)
+        for length in [0, 1, 511, 512, 513, 4_000] {
+            var record = sample()
+            record.route = String(repeating: "r", count: length)
+            record.upstream = String(repeating: "u", count: length) + "\u{2028}\""
+            record.setMessage(String(repeating: "m", count: length), policy: wide)
+            let object = try JSONObject.parse(JSONLineEncoder.encode(record))
+            #expect(object["faultline.route"] as? String == String(repeating: "r", count: length), "length \(length)")
+            #expect(object["faultline.upstream"] as? String == String(repeating: "u", count: length) + "\u{2028}\"")
+            #expect(object["faultline.message"] as? String == String(repeating: "m", count: length))
+            #expect(object["faultline.duration.total"] as? Double == 12.345)
+        }
+    }
+
+    /// Copies of a record share their fields until one changes: the change never shows in
+    /// the other copy (the HAR capture and the dashboard keep copies of the log's record).
+    @Test func aCopyKeepsItsFieldsWhenTheOriginalChanges() {
+        var record = sample()
+        let kept = record
+        record.route = "changed"
+        record.faults.append("other/reset")
+        record.addHeader(name: "X-Late", value: "1", direction: .request, policy: policy)
+        #expect(kept.route == "search")
+        #expect(kept.faults == ["search/status"])
+        #expect(kept.requestHeaders.isEmpty)
+        #expect(record.route == "changed")
+        #expect(record.faults == ["search/status", "other/reset"])
+        #expect(record.requestHeaders.map(\.name) == ["x-late"])
+    }
+
     @Test func textLineIsReadableAndEscaped() {
         var record = sample()
         record.setError(type: "upstream_reset", message: "reset\nby peer \u{1B}[2J", policy: policy)

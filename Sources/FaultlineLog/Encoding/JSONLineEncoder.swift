@@ -5,13 +5,9 @@
 public enum JSONLineEncoder {
     /// The record's line, ending in `\n`.
     public static func encode(_ record: LogRecord) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.bytes.reserveCapacity(1024)
+        var writer = JSONWriter(capacity: 1024)
         writer.begin()
-        writer.key("time" as StaticString)
-        writer.bytes.append(UInt8(ascii: "\""))
-        record.time.append(to: &writer.bytes)
-        writer.bytes.append(UInt8(ascii: "\""))
+        writer.member("time", time: record.time)
         writer.member("kind", record.kind.rawValue)
         writer.member("request.id", record.requestID)
         writer.member("client.address", record.clientAddress)
@@ -80,19 +76,19 @@ public enum JSONLineEncoder {
         case .strings(let texts):
             writer.array(texts)
         case .objects(let objects):
-            writer.bytes.append(UInt8(ascii: "["))
+            writer.out.append(UInt8(ascii: "["))
             for (index, object) in objects.enumerated() {
-                if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
-                writer.bytes.append(UInt8(ascii: "{"))
+                if index > 0 { writer.out.append(UInt8(ascii: ",")) }
+                writer.out.append(UInt8(ascii: "{"))
                 for (position, field) in object.enumerated() {
-                    if position > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+                    if position > 0 { writer.out.append(UInt8(ascii: ",")) }
                     writer.string(field.name)
-                    writer.bytes.append(UInt8(ascii: ":"))
+                    writer.out.append(UInt8(ascii: ":"))
                     writer.string(field.value)
                 }
-                writer.bytes.append(UInt8(ascii: "}"))
+                writer.out.append(UInt8(ascii: "}"))
             }
-            writer.bytes.append(UInt8(ascii: "]"))
+            writer.out.append(UInt8(ascii: "]"))
         }
     }
 
@@ -107,13 +103,13 @@ public enum JSONLineEncoder {
             }
             if seen { continue }
             writer.key(prefix, suffix: field.name)
-            writer.bytes.append(UInt8(ascii: "["))
+            writer.out.append(UInt8(ascii: "["))
             writer.string(field.value)
             for later in (index + 1)..<max(index + 1, fields.count) where fields[later].name == field.name {
-                writer.bytes.append(UInt8(ascii: ","))
+                writer.out.append(UInt8(ascii: ","))
                 writer.string(fields[later].value)
             }
-            writer.bytes.append(UInt8(ascii: "]"))
+            writer.out.append(UInt8(ascii: "]"))
         }
     }
 }

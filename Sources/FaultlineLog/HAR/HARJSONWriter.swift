@@ -1,7 +1,7 @@
 /// Nested JSON for HAR documents, reusing `JSONWriter`'s string escaping and number
 /// formats: `JSONWriter` writes one flat object per log line, while a HAR document nests
 /// objects in arrays in objects, so commas are tracked per open container here.
-struct HARJSONWriter {
+struct HARJSONWriter: ~Copyable {
     private var json = JSONWriter()
     /// Per open container: whether the next value needs a comma before it.
     private var needsComma: [Bool] = []
@@ -13,7 +13,7 @@ struct HARJSONWriter {
 
     /// Reserves room for about `count` bytes.
     mutating func reserve(_ count: Int) {
-        json.bytes.reserveCapacity(count)
+        json.out.reserve(count)
     }
 
     /// An object value, its members written by `body`.
@@ -34,7 +34,7 @@ struct HARJSONWriter {
     mutating func key(_ name: String) {
         separate()
         json.string(name)
-        json.bytes.append(UInt8(ascii: ":"))
+        json.out.append(UInt8(ascii: ":"))
         afterKey = true
     }
 
@@ -53,7 +53,7 @@ struct HARJSONWriter {
     /// A `true` or `false` value.
     mutating func bool(_ value: Bool) {
         separate()
-        json.bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        if value { json.out.append("true") } else { json.out.append("false") }
     }
 
     /// A duration in milliseconds with three decimals, from whole microseconds; HAR's
@@ -65,7 +65,7 @@ struct HARJSONWriter {
             return
         }
         // Written from integers so that timings computed in microseconds add up exactly.
-        JSONWriter.milliseconds(micros: UInt64(max(0, micros)), &json.bytes)
+        json.milliseconds(micros: UInt64(max(0, micros)))
     }
 
     /// A string member.
@@ -120,25 +120,25 @@ struct HARJSONWriter {
 
     /// Ends the document with a newline.
     mutating func finish() {
-        json.bytes.append(10)
+        json.out.append(10)
     }
 
     private mutating func open(_ bracket: UInt8) {
         separate()
-        json.bytes.append(bracket)
+        json.out.append(bracket)
         needsComma.append(false)
     }
 
     private mutating func close(_ bracket: UInt8) {
         needsComma.removeLast()
-        json.bytes.append(bracket)
+        json.out.append(bracket)
     }
 
     private mutating func separate() {
         if afterKey {
             afterKey = false
         } else if let last = needsComma.last {
-            if last { json.bytes.append(UInt8(ascii: ",")) }
+            if last { json.out.append(UInt8(ascii: ",")) }
             needsComma[needsComma.count - 1] = true
         }
     }

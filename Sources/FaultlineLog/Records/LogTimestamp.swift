@@ -31,38 +31,34 @@ public struct LogTimestamp: Sendable, Equatable {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The most bytes the RFC 3339 text takes: a year of up to 20 digits, then 20 fixed.
+    static let maxLength = 40
+
     /// Appends the RFC 3339 text to `out`.
     public func append(to out: inout [UInt8]) {
+        ByteComposer.append(capacity: Self.maxLength, to: &out) { put(into: &$0) }
+    }
+
+    /// Writes the RFC 3339 text into `line` (room for `maxLength` bytes).
+    func put(into line: inout ByteComposer) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = Self.civil(days: days)
         let millisecond = Int64(max(0, min(999_999_999, nanoseconds)) / 1_000_000)
-        // The year has four digits or more; everything after it has a fixed width, written into
-        // 20 bytes on the stack and appended once (this runs for every log record).
-        JSONWriter.digits(UInt64(max(0, year)), &out, width: 4)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
-            func put(_ value: Int64, _ width: Int, at offset: Int) {
-                var rest = value
-                for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                    text[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
-                    rest /= 10
-                }
-            }
-            text[0] = UInt8(ascii: "-")
-            put(month, 2, at: 1)
-            text[3] = UInt8(ascii: "-")
-            put(day, 2, at: 4)
-            text[6] = UInt8(ascii: "T")
-            put(secondOfDay / 3600, 2, at: 7)
-            text[9] = UInt8(ascii: ":")
-            put(secondOfDay / 60 % 60, 2, at: 10)
-            text[12] = UInt8(ascii: ":")
-            put(secondOfDay % 60, 2, at: 13)
-            text[15] = UInt8(ascii: ".")
-            put(millisecond, 3, at: 16)
-            text[19] = UInt8(ascii: "Z")
-            out.append(contentsOf: UnsafeBufferPointer(text))
-        }
+        line.putDigits(UInt64(max(0, year)), width: 4)
+        line.put(UInt8(ascii: "-"))
+        line.putDigits(UInt64(month), width: 2)
+        line.put(UInt8(ascii: "-"))
+        line.putDigits(UInt64(day), width: 2)
+        line.put(UInt8(ascii: "T"))
+        line.putDigits(UInt64(secondOfDay / 3600), width: 2)
+        line.put(UInt8(ascii: ":"))
+        line.putDigits(UInt64(secondOfDay / 60 % 60), width: 2)
+        line.put(UInt8(ascii: ":"))
+        line.putDigits(UInt64(secondOfDay % 60), width: 2)
+        line.put(UInt8(ascii: "."))
+        line.putDigits(UInt64(millisecond), width: 3)
+        line.put(UInt8(ascii: "Z"))
     }
 
     /// Year, month and day of a day count since 1970-01-01 (Howard Hinnant's algorithm).
