@@ -110,6 +110,32 @@ struct LogEncodingTests {
         #expect(record.requestHeaders.map(\.name) == ["x-late"])
     }
 
+    /// A head's fields added as bytes make the same record as the same fields added as
+    /// Strings: names, redaction, the value cap and the per-message cap.
+    @Test func headersAddedAsBytesMatchHeadersAddedAsStrings() {
+        let capped = LogPolicy(options: LogOptions(headers: true, headerValueMaxBytes: 16, maxHeaders: 5))
+        let fields: [(String, String)] = [
+            ("Content-Type", "text/html"), ("Authorization", "Bearer s3cr3t-t0ken"), ("X-Long", String(repeating: "x", count: 40)),
+            ("Cookie", "session=abc-123; theme=dark"), ("SERVER", "nginx"), ("Set-Cookie", "id=zz-9; Path=/"), ("ETag", "\"e\""),
+        ]
+        var fromStrings = LogRecord()
+        var fromBytes = LogRecord()
+        for (name, value) in fields {
+            fromStrings.addHeader(name: name, value: value, direction: .response, policy: capped)
+            Array(name.utf8).withUnsafeBytes { name in
+                Array(value.utf8).withUnsafeBytes { value in
+                    fromBytes.addHeader(name: name, value: value, direction: .response, policy: capped)
+                }
+            }
+        }
+        #expect(fromBytes.responseHeaders.map(\.name) == fromStrings.responseHeaders.map(\.name))
+        #expect(fromBytes.responseHeaders.map(\.value) == fromStrings.responseHeaders.map(\.value))
+        #expect(fromBytes.redacted == fromStrings.redacted)
+        #expect(fromBytes.omittedHeaders == 2)
+        #expect(fromBytes.responseHeaders.map(\.name) == ["content-type", "authorization", "x-long", "cookie", "server"])
+        #expect(!fromBytes.responseHeaders.contains { $0.value.contains("s3cr3t") || $0.value.contains("abc-123") })
+    }
+
     @Test func textLineIsReadableAndEscaped() {
         var record = sample()
         record.setError(type: "upstream_reset", message: "reset\nby peer \u{1B}[2J", policy: policy)

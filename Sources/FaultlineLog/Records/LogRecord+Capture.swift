@@ -86,6 +86,23 @@ extension LogRecord {
         redacted += result.redactedFields
     }
 
+    /// `addHeader(name:value:direction:policy:)` for a field given as its bytes (a head's
+    /// own storage): a common name that is logged as it is takes its lowercase spelling from
+    /// the redactor's table, so only the value becomes a new String.
+    public mutating func addHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, direction: LogDirection,
+                                   policy: LogPolicy) {
+        guard policy.options.headers else { return }
+        let text = String(decoding: value, as: UTF8.self)
+        let count = direction == .request ? requestHeaders.count : responseHeaders.count
+        if count < policy.options.maxHeaders, text.utf8.count <= policy.options.headerValueMaxBytes,
+           let lowercaseName = policy.redactor.verbatimHeaderName(bytes: name) {
+            let field = LogField(name: lowercaseName, value: text)
+            if direction == .request { requestHeaders.append(field) } else { responseHeaders.append(field) }
+            return
+        }
+        addHeader(name: String(decoding: name, as: UTF8.self), value: text, direction: direction, policy: policy)
+    }
+
     /// Adds a body of `direction` when the policy logs bodies of its content type:
     /// `prefix` is what was captured (any length), `totalSize` the body's full size when
     /// known. Capped first, then redacted, then marked when cut.

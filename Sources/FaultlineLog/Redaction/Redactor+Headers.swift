@@ -56,6 +56,11 @@ extension Redactor {
         verbatimSpellings.lowercased(name)
     }
 
+    /// `verbatimHeaderName(_:)` for a name given as its bytes.
+    public func verbatimHeaderName(bytes name: UnsafeRawBufferPointer) -> String? {
+        verbatimSpellings.lowercased(bytes: name)
+    }
+
     /// `value` with everything but a recognised auth scheme replaced.
     static func redactCredential(_ value: String) -> String {
         let trimmed = value.drop { $0 == " " || $0 == "\t" }

@@ -27,17 +27,20 @@ struct VerbatimHeaderNames: Sendable {
     /// The lowercase spelling of `name` when it is one of these names, else nil.
     func lowercased(_ name: String) -> String? {
         var name = name
-        return name.withUTF8 { input -> String? in
-            guard input.count < buckets.count else { return nil }
-            let bucket = buckets[input.count]
-            return bucket.bytes.withUnsafeBytes { spellings -> String? in
-                for index in bucket.names.indices {
-                    let start = index * input.count
-                    let spelling = UnsafeRawBufferPointer(rebasing: spellings[start..<(start + input.count)])
-                    if ASCII.equalsIgnoringCase(UnsafeRawBufferPointer(input), lowercase: spelling) { return bucket.names[index] }
-                }
-                return nil
+        return name.withUTF8 { lowercased(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The lowercase spelling of the name `input` holds when it is one of these names, else nil.
+    func lowercased(bytes input: UnsafeRawBufferPointer) -> String? {
+        guard input.count < buckets.count else { return nil }
+        let bucket = buckets[input.count]
+        return bucket.bytes.withUnsafeBytes { spellings -> String? in
+            for index in bucket.names.indices {
+                let start = index * input.count
+                let spelling = UnsafeRawBufferPointer(rebasing: spellings[start..<(start + input.count)])
+                if ASCII.equalsIgnoringCase(input, lowercase: spelling) { return bucket.names[index] }
             }
+            return nil
         }
     }
 }

@@ -18,9 +18,9 @@ extension ExchangeTrace {
             if record.host == nil, let host = request.headers.first("host") { record.setHostHeader(host) }
             if policy.options.headers {
                 record.reserveHeaders(request.headers.count, direction: .request, policy: policy)
-                for index in 0..<request.headers.count {
-                    record.addHeader(name: request.headers.name(at: index), value: request.headers.value(at: index),
-                                     direction: .request, policy: policy)
+                request.headers.forEachField { _, name, value in
+                    record.addHeader(name: name, value: value, direction: .request, policy: policy)
+                    return true
                 }
             }
         }
@@ -53,9 +53,9 @@ extension ExchangeTrace {
     private func addResponseHeaders(to record: inout LogRecord, policy: LogPolicy) {
         record.reserveHeaders((responseHead?.headers.count ?? 0) + localHeaders.count, direction: .response, policy: policy)
         if let headers = responseHead?.headers {
-            for index in 0..<headers.count {
-                record.addHeader(name: headers.name(at: index), value: headers.value(at: index),
-                                 direction: .response, policy: policy)
+            headers.forEachField { _, name, value in
+                record.addHeader(name: name, value: value, direction: .response, policy: policy)
+                return true
             }
         }
         for header in localHeaders {
