@@ -136,6 +136,30 @@ struct LogEncodingTests {
         #expect(!fromBytes.responseHeaders.contains { $0.value.contains("s3cr3t") || $0.value.contains("abc-123") })
     }
 
+    /// A line encoded from a shared record with a scope is the line of the trimmed copy: the
+    /// parts left out, and their entries in `faultline.redacted`, are gone in both formats.
+    @Test func aScopedLineIsTheLineOfATrimmedCopy() throws {
+        var record = sample()
+        record.addHeader(name: "Authorization", value: "Bearer t0k3n-x", direction: .request, policy: policy)
+        record.addHeader(name: "Cookie", value: "sid=c00k1e-y", direction: .request, policy: policy)
+        record.addHeader(name: "Content-Type", value: "application/json", direction: .response, policy: policy)
+        record.setBody(Array(#"{"password":"pa55-z"}"#.utf8), contentType: "application/json", direction: .request, policy: policy)
+        #expect(record.redacted.contains { $0.contains(".header.") })
+        #expect(record.redacted.contains { $0.contains(".body.") })
+        for format in [LogFormat.json, .text(colour: false)] {
+            for (headers, bodies) in [(true, true), (true, false), (false, true), (false, false)] {
+                let scoped = format.encode(record, scope: LogLineScope(headers: headers, bodies: bodies))
+                let trimmed = format.encode(record.trimmed(headers: headers, bodies: bodies, bodyMaxBytes: 1 << 20))
+                #expect(scoped == trimmed, "\(format) headers \(headers) bodies \(bodies)")
+                let text = String(decoding: scoped, as: UTF8.self)
+                #expect(text.contains("authorization") == headers)
+                #expect(text.contains("password") == bodies)
+            }
+        }
+        let line = try JSONObject.parse(JSONLineEncoder.encode(record, scope: LogLineScope(headers: false, bodies: false)))
+        #expect(line["faultline.redacted"] as? [String] == ["request.query.token"])
+    }
+
     @Test func textLineIsReadableAndEscaped() {
         var record = sample()
         record.setError(type: "upstream_reset", message: "reset\nby peer \u{1B}[2J", policy: policy)

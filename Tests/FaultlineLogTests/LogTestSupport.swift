@@ -5,7 +5,7 @@ import FaultlineConfig
 extension LogPolicy {
     /// The mapping the proxy uses from the config section to a policy (FaultlineLog does
     /// not depend on FaultlineConfig).
-    init(config: LogConfig) {
+    convenience init(config: LogConfig) {
         let redact = config.redact
         self.init(
             redactor: Redactor(

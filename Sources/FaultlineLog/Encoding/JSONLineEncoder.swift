@@ -3,8 +3,8 @@
 /// exists (`http.request.method`, `url.path`, `http.response.status_code`…); the rest
 /// are under `faultline.`.
 public enum JSONLineEncoder {
-    /// The record's line, ending in `\n`.
-    public static func encode(_ record: LogRecord) -> [UInt8] {
+    /// The record's line, ending in `\n`; `scope` leaves out headers and/or bodies.
+    public static func encode(_ record: LogRecord, scope: LogLineScope = .all) -> [UInt8] {
         var writer = JSONWriter(capacity: 1024)
         writer.begin()
         writer.member("time", time: record.time)
@@ -40,12 +40,16 @@ public enum JSONLineEncoder {
         writer.member("http2.error_sender", record.http2Error?.sender.rawValue)
         writer.member("faultline.message", record.message)
         for attribute in record.attributes { Self.attribute(attribute, &writer) }
-        headers(record.requestHeaders, prefix: "http.request.header.", &writer)
-        headers(record.responseHeaders, prefix: "http.response.header.", &writer)
-        writer.member("faultline.headers.omitted", record.omittedHeaders == 0 ? nil : record.omittedHeaders)
-        writer.member("faultline.request.body", record.requestBody)
-        writer.member("faultline.response.body", record.responseBody)
-        writer.member("faultline.redacted", record.redacted)
+        if scope.headers {
+            headers(record.requestHeaders, prefix: "http.request.header.", &writer)
+            headers(record.responseHeaders, prefix: "http.response.header.", &writer)
+            writer.member("faultline.headers.omitted", record.omittedHeaders == 0 ? nil : record.omittedHeaders)
+        }
+        if scope.bodies {
+            writer.member("faultline.request.body", record.requestBody)
+            writer.member("faultline.response.body", record.responseBody)
+        }
+        writer.member("faultline.redacted", record.redacted(in: scope))
         writer.end()
         return writer.bytes
     }

@@ -16,10 +16,10 @@ public enum LogFormat: Sendable, Equatable {
     }
 
     /// The record's encoded line.
-    public func encode(_ record: LogRecord) -> [UInt8] {
+    public func encode(_ record: LogRecord, scope: LogLineScope = .all) -> [UInt8] {
         switch self {
-        case .json: JSONLineEncoder.encode(record)
-        case .text(let colour): TextLineEncoder(colour: colour).encode(record)
+        case .json: JSONLineEncoder.encode(record, scope: scope)
+        case .text(let colour): TextLineEncoder(colour: colour).encode(record, scope: scope)
         }
     }
 }

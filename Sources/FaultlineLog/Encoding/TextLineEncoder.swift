@@ -12,8 +12,8 @@ public struct TextLineEncoder: Sendable {
         self.colour = colour
     }
 
-    /// The record's line, ending in `\n`.
-    public func encode(_ record: LogRecord) -> [UInt8] {
+    /// The record's line, ending in `\n`; `scope` leaves out headers and/or bodies.
+    public func encode(_ record: LogRecord, scope: LogLineScope = .all) -> [UInt8] {
         var writer = TextWriter(colour: colour)
         writer.bytes.reserveCapacity(256)
         writer.word(record.time.rfc3339, .dim)
@@ -32,12 +32,12 @@ public struct TextLineEncoder: Sendable {
                 writer.word(Self.oneDecimal(out) + "ms")
             }
         }
-        details(record, &writer)
+        details(record, scope: scope, &writer)
         writer.end()
         return writer.bytes
     }
 
-    private func details(_ record: LogRecord, _ writer: inout TextWriter) {
+    private func details(_ record: LogRecord, scope: LogLineScope, _ writer: inout TextWriter) {
         // HTTP/1 lines stay as they were: the version shows only when it is not 1.x.
         if let version = record.protocolVersion, !version.hasPrefix("1.") { writer.pair("proto", version) }
         writer.pair("stream", record.http2StreamID.map(String.init))
@@ -53,12 +53,17 @@ public struct TextLineEncoder: Sendable {
         writer.pair("error", record.errorType.map { type in record.error.map { "\(type): \($0)" } ?? type }, .red)
         writer.pair("msg", record.message)
         for attribute in record.attributes { writer.pair(attribute.name, Self.text(attribute.value)) }
-        for field in record.requestHeaders { writer.pair("req." + field.name, field.value, .dim) }
-        for field in record.responseHeaders { writer.pair("resp." + field.name, field.value, .dim) }
-        writer.pair("req.body", record.requestBody, .dim)
-        writer.pair("resp.body", record.responseBody, .dim)
+        if scope.headers {
+            for field in record.requestHeaders { writer.pair("req." + field.name, field.value, .dim) }
+            for field in record.responseHeaders { writer.pair("resp." + field.name, field.value, .dim) }
+        }
+        if scope.bodies {
+            writer.pair("req.body", record.requestBody, .dim)
+            writer.pair("resp.body", record.responseBody, .dim)
+        }
         writer.pair("id", record.requestID, .dim)
-        writer.pair("redacted", record.redacted.isEmpty ? nil : record.redacted.joined(separator: ","), .dim)
+        let redacted = record.redacted(in: scope)
+        writer.pair("redacted", redacted.isEmpty ? nil : redacted.joined(separator: ","), .dim)
     }
 
     /// An attribute's value on a text line: list items joined by `, `, objects as `k=v` words.

@@ -4,11 +4,12 @@ extension LogRecord {
     /// consumer, the HAR capture; cutting redacted text cannot reveal anything.
     /// Consuming: the caller's last use of a record trims it in place instead of copying it.
     public consuming func trimmed(headers: Bool, bodies: Bool, bodyMaxBytes: Int) -> LogRecord {
+        let scope = LogLineScope(headers: headers, bodies: bodies)
+        redacted = redacted(in: scope)
         if !headers {
             requestHeaders = []
             responseHeaders = []
             omittedHeaders = 0
-            redacted.removeAll { $0.contains(".header.") || $0.contains(".cookie.") }
         }
         if bodies {
             requestBody = requestBody.map { Self.cut($0, to: bodyMaxBytes, of: requestBodySize) }
@@ -16,7 +17,6 @@ extension LogRecord {
         } else {
             requestBody = nil
             responseBody = nil
-            redacted.removeAll { $0.contains(".body.") }
         }
         return self
     }

@@ -49,10 +49,11 @@ public final class LogSink: Sendable {
         core.wake.post()
     }
 
-    /// Encodes `record` and queues it; false when it was dropped (queue full or closed).
+    /// Encodes `record` (what `scope` shows of it) and queues it; false when it was dropped
+    /// (queue full or closed).
     @discardableResult
-    public func write(_ record: LogRecord) -> Bool {
-        core.enqueue(format.encode(record))
+    public func write(_ record: LogRecord, scope: LogLineScope = .all) -> Bool {
+        core.enqueue(format.encode(record, scope: scope))
     }
 
     /// Queues an already encoded line (it should end in `\n`); false when dropped.

@@ -16,17 +16,25 @@ final class RequestJournal: Sendable {
         /// table never holds more keys than the ring holds entries.
         var counts: [JournalEntry.RequestKey: Int] = [:]
 
+        // Each hashes the key once: a lookup followed by an assignment would hash the
+        // method, path and query twice, for every exchange.
         mutating func count(_ entry: JournalEntry) -> Int {
-            let key = entry.requestKey
-            let earlier = counts[key, default: 0]
-            counts[key] = earlier + 1
+            var earlier = 0
+            func increment(_ count: inout Int) {
+                earlier = count
+                count += 1
+            }
+            increment(&counts[entry.requestKey, default: 0])
             return earlier
         }
 
         mutating func uncount(_ entry: JournalEntry) {
-            let key = entry.requestKey
-            guard let count = counts[key] else { return }
-            counts[key] = count > 1 ? count - 1 : nil
+            guard let index = counts.index(forKey: entry.requestKey) else { return }
+            if counts.values[index] > 1 {
+                counts.values[index] -= 1
+            } else {
+                counts.remove(at: index)
+            }
         }
     }
 

@@ -85,6 +85,9 @@ final class TrafficLog: Sendable {
         guard let sink else { return }
         if capture == nil {
             sink.write(record)
+        } else if !lineBodies {
+            // The record is shared with the capture: the line leaves out what it does not show.
+            sink.write(record, scope: LogLineScope(headers: lineHeaders, bodies: false))
         } else {
             sink.write(record.trimmed(headers: lineHeaders, bodies: lineBodies, bodyMaxBytes: lineBodyMaxBytes))
         }
