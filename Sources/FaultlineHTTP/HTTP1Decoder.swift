@@ -23,7 +23,8 @@ public final class HTTP1Decoder {
     private let parser: UnsafeMutablePointer<llhttp_t>
     private var head = HTTPHead()
     private var inTrailers = false
-    private var trailers = HTTPHeaders()
+    /// The field section being decoded: the head's, then the trailers'.
+    private var fieldSection = HTTPFieldsBuilder()
     private var headerBytes = 0
     private var limitError: HTTP1DecodeError?
     private var feedBase: UnsafeRawPointer?
@@ -177,13 +178,10 @@ extension HTTP1Decoder {
             target.removeAll(keepingCapacity: true)
             head.target = target
         }
-        // Room for a typical head: its fields arrive piece by piece, and without this the
-        // storage would regrow a few times per message.
-        head.headers.reserveCapacity(bytes: 512, fields: 16)
+        fieldSection.removeAll()
         inTrailers = false
         nameOpen = false
         reasonIsStandard = false
-        trailers = HTTPHeaders()
         headerBytes = 0
         return 0
     }
@@ -224,22 +222,22 @@ extension HTTP1Decoder {
         if !nameOpen {
             nameOpen = true
             // Trailers count against the same limit: a trailer section is a header section.
-            if (inTrailers ? trailers.count : head.headers.count) >= limits.maxHeaderCount {
+            if fieldSection.count >= limits.maxHeaderCount {
                 return fail(.tooManyHeaders, "more than \(limits.maxHeaderCount) header fields")
             }
-            if inTrailers { trailers.beginField() } else { head.headers.beginField() }
+            fieldSection.beginField()
         }
-        if inTrailers { trailers.appendName(piece) } else { head.headers.appendName(piece) }
+        fieldSection.appendName(piece)
         return 0
     }
 
     fileprivate func onHeaderFieldComplete() -> Int32 {
         // llhttp accepts a line that starts with its colon (`: x`) and reports the empty name
         // without a name piece: there is no open field, or an open one with no name bytes.
-        let empty = !nameOpen || (inTrailers ? trailers.lastNameIsEmpty : head.headers.lastNameIsEmpty)
+        let empty = !nameOpen || fieldSection.lastNameIsEmpty
         nameOpen = false
         if empty { return fail(.malformed, HTTPHeadViolation.emptyFieldName.description) }
-        if inTrailers { trailers.beginValue() } else { head.headers.beginValue() }
+        fieldSection.beginValue()
         return 0
     }
 
@@ -258,7 +256,7 @@ extension HTTP1Decoder {
         if !piece.isEmpty && byteBeforeWhitespace(piece) == 10 {
             return fail(.malformed, HTTPHeadViolation.obsoleteLineFolding.description)
         }
-        if inTrailers { trailers.appendValue(piece) } else { head.headers.appendValue(piece) }
+        fieldSection.appendValue(piece)
         return 0
     }
 
@@ -275,7 +273,7 @@ extension HTTP1Decoder {
     }
 
     fileprivate func onHeaderValueComplete() -> Int32 {
-        if inTrailers { trailers.endField() } else { head.headers.endField() }
+        fieldSection.endField()
         return 0
     }
 
@@ -283,6 +281,8 @@ extension HTTP1Decoder {
         // Moved out of the decoder first (a swap: no reference counting): checked and handed
         // over as a local, so neither the checks nor the event copy the head's storage, and
         // the event holds the only reference to it.
+        fieldSection.copy(into: &self.head.headers)
+        fieldSection.removeAll()
         var head = HTTPHead()
         swap(&head, &self.head)
         let p = parser.pointee
@@ -325,7 +325,11 @@ extension HTTP1Decoder {
     }
 
     fileprivate func onMessageComplete() -> Int32 {
-        if !trailers.fields.isEmpty { events.append(.trailers(trailers)) }
+        if inTrailers && fieldSection.count > 0 {
+            var trailers = HTTPHeaders()
+            fieldSection.copy(into: &trailers)
+            events.append(.trailers(trailers))
+        }
         events.append(.end)
         // An upgrade must surface as HPE_PAUSED_UPGRADE, so do not pause on top of it.
         return parser.pointee.upgrade != 0 ? 0 : Int32(HPE_PAUSED.rawValue)

@@ -81,48 +81,13 @@ public struct HTTPHeaders: Sendable {
         add(name: name.utf8, value: value.utf8)
     }
 
-    /// Starts a field whose name arrives in pieces (the decoder's path).
-    mutating func beginField() {
-        let start = Int32(bytes.count)
-        fields.append(Field(start: start, nameEnd: start, valueStart: start, valueEnd: start))
-    }
-
-    /// Appends name bytes to the field being decoded.
-    mutating func appendName(_ piece: UnsafeRawBufferPointer) {
-        bytes.append(contentsOf: piece)
-        fields[fields.count - 1].nameEnd = Int32(bytes.count)
-    }
-
-    /// Whether the field being decoded has no name bytes (or there is none).
-    var lastNameIsEmpty: Bool {
-        guard let last = fields.last else { return true }
-        return last.nameEnd == last.start
-    }
-
-    /// Ends the name of the field being decoded and starts its value.
-    mutating func beginValue() {
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(UInt8(ascii: " "))
-        let offset = Int32(bytes.count)
-        fields[fields.count - 1].valueStart = offset
-        fields[fields.count - 1].valueEnd = offset
-    }
-
-    /// Appends value bytes to the field being decoded.
-    mutating func appendValue(_ piece: UnsafeRawBufferPointer) {
-        bytes.append(contentsOf: piece)
-        fields[fields.count - 1].valueEnd = Int32(bytes.count)
-    }
-
-    /// Closes the line of the field being decoded, trimming trailing whitespace of the value.
-    mutating func endField() {
-        var end = Int(fields[fields.count - 1].valueEnd)
-        let valueStart = Int(fields[fields.count - 1].valueStart)
-        while end > valueStart && ASCII.isWhitespace(bytes[end - 1]) { end -= 1 }
-        bytes.removeLast(bytes.count - end)
-        fields[fields.count - 1].valueEnd = Int32(end)
-        bytes.append(13)
-        bytes.append(10)
+    /// Replaces every field with `fields` over `bytes` (the decoder's builder), keeping the
+    /// storage's capacity when it is this value's alone.
+    mutating func replaceAll(bytes newBytes: UnsafeRawBufferPointer, fields newFields: UnsafeBufferPointer<Field>) {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: newBytes)
+        fields.removeAll(keepingCapacity: true)
+        fields.append(contentsOf: newFields)
     }
 
     /// Calls `body` with the name and value of field `index`.

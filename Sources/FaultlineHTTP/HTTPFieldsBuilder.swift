@@ -1,0 +1,111 @@
+/// A field section as the decoder receives it, piece by piece, in memory of its own: each
+/// piece is a `memcpy` and a few stores, where appending to `HTTPHeaders`' arrays costs about
+/// a hundred instructions per piece (uniqueness and capacity checks, a generic copy). The
+/// finished section is copied into an `HTTPHeaders` at once. Sizes are bounded by the
+/// decoder's limits, which it checks before each piece. A piece with no field begun (which
+/// llhttp never reports) is ignored rather than written out of bounds.
+struct HTTPFieldsBuilder: ~Copyable {
+    private var bytes: UnsafeMutablePointer<UInt8>
+    private var byteCapacity: Int
+    private var byteCount = 0
+    private var fields: UnsafeMutablePointer<HTTPHeaders.Field>
+    private var fieldCapacity: Int
+    /// Fields begun so far.
+    private(set) var count = 0
+
+    /// An empty section with room for a typical head.
+    init() {
+        byteCapacity = 512
+        bytes = .allocate(capacity: byteCapacity)
+        fieldCapacity = 16
+        fields = .allocate(capacity: fieldCapacity)
+    }
+
+    deinit {
+        bytes.deallocate()
+        fields.deallocate()
+    }
+
+    /// Forgets every field, keeping the memory.
+    mutating func removeAll() {
+        byteCount = 0
+        count = 0
+    }
+
+    /// Starts a field whose name arrives in pieces.
+    mutating func beginField() {
+        if count == fieldCapacity {
+            let larger = UnsafeMutablePointer<HTTPHeaders.Field>.allocate(capacity: fieldCapacity * 2)
+            larger.initialize(from: fields, count: count)
+            fields.deallocate()
+            fields = larger
+            fieldCapacity *= 2
+        }
+        let start = Int32(byteCount)
+        (fields + count).initialize(to: HTTPHeaders.Field(start: start, nameEnd: start, valueStart: start, valueEnd: start))
+        count += 1
+    }
+
+    /// Appends name bytes to the field being decoded.
+    mutating func appendName(_ piece: UnsafeRawBufferPointer) {
+        guard count > 0 else { return }
+        append(piece)
+        fields[count - 1].nameEnd = Int32(byteCount)
+    }
+
+    /// Whether the field being decoded has no name bytes (or there is none).
+    var lastNameIsEmpty: Bool {
+        guard count > 0 else { return true }
+        return fields[count - 1].nameEnd == fields[count - 1].start
+    }
+
+    /// Ends the name of the field being decoded and starts its value.
+    mutating func beginValue() {
+        guard count > 0 else { return }
+        append(UnsafeRawBufferPointer(start: Self.colonSpace.utf8Start, count: 2))
+        fields[count - 1].valueStart = Int32(byteCount)
+        fields[count - 1].valueEnd = Int32(byteCount)
+    }
+
+    /// Appends value bytes to the field being decoded.
+    mutating func appendValue(_ piece: UnsafeRawBufferPointer) {
+        guard count > 0 else { return }
+        append(piece)
+        fields[count - 1].valueEnd = Int32(byteCount)
+    }
+
+    /// Closes the line of the field being decoded, trimming trailing whitespace of the value.
+    mutating func endField() {
+        guard count > 0 else { return }
+        var end = Int(fields[count - 1].valueEnd)
+        let valueStart = Int(fields[count - 1].valueStart)
+        while end > valueStart && ASCII.isWhitespace(bytes[end - 1]) { end -= 1 }
+        byteCount = end
+        fields[count - 1].valueEnd = Int32(end)
+        append(UnsafeRawBufferPointer(start: Self.lineEnd.utf8Start, count: 2))
+    }
+
+    /// Replaces the fields of `headers` with these, reusing its storage's capacity.
+    func copy(into headers: inout HTTPHeaders) {
+        headers.replaceAll(bytes: UnsafeRawBufferPointer(start: bytes, count: byteCount),
+                           fields: UnsafeBufferPointer(start: fields, count: count))
+    }
+
+    private static let colonSpace: StaticString = ": "
+    private static let lineEnd: StaticString = "\r\n"
+
+    private mutating func append(_ piece: UnsafeRawBufferPointer) {
+        guard let source = piece.baseAddress, !piece.isEmpty else { return }
+        let needed = byteCount + piece.count
+        if needed > byteCapacity {
+            let grown = max(needed, byteCapacity * 2)
+            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+            larger.initialize(from: bytes, count: byteCount)
+            bytes.deallocate()
+            bytes = larger
+            byteCapacity = grown
+        }
+        UnsafeMutableRawPointer(bytes + byteCount).copyMemory(from: source, byteCount: piece.count)
+        byteCount = needed
+    }
+}
