@@ -56,8 +56,44 @@ public struct HTTPHeaders: Sendable {
     }
 
     /// Appends a field from raw bytes, the name lowercased when `lowercasingName` is set (the
-    /// HTTP/2 translation's hot path: concrete, so no generic dispatch per byte).
+    /// HTTP/2 translation's hot path: concrete, so no generic dispatch per byte). A line of up
+    /// to `composedLineLimit` bytes is composed on the stack and appended once: each append to
+    /// the array costs about a hundred instructions, and a head has a dozen fields or more.
     public mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lowercasingName: Bool = false) {
+        let lineLength = name.count + value.count + 4
+        guard lineLength <= Self.composedLineLimit else {
+            addPiecewise(name: name, value: value, lowercasingName: lowercasingName)
+            return
+        }
+        let start = bytes.count
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: lineLength) { line in
+            guard let base = line.baseAddress else { return }
+            if let source = name.baseAddress {
+                if lowercasingName {
+                    for index in 0..<name.count { base[index] = ASCII.lower(name[index]) }
+                } else {
+                    UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: name.count)
+                }
+            }
+            base[name.count] = UInt8(ascii: ":")
+            base[name.count + 1] = UInt8(ascii: " ")
+            if let source = value.baseAddress {
+                UnsafeMutableRawPointer(base + name.count + 2).copyMemory(from: source, byteCount: value.count)
+            }
+            base[lineLength - 2] = 13
+            base[lineLength - 1] = 10
+            bytes.append(contentsOf: UnsafeBufferPointer(line))
+        }
+        let valueStart = start + name.count + 2
+        fields.append(Field(start: Int32(start), nameEnd: Int32(start + name.count), valueStart: Int32(valueStart),
+                            valueEnd: Int32(valueStart + value.count)))
+    }
+
+    /// The longest field line `add(name:value:lowercasingName:)` composes on the stack.
+    private static let composedLineLimit = 1024
+
+    /// `add(name:value:lowercasingName:)` for a long line: appended piece by piece.
+    private mutating func addPiecewise(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lowercasingName: Bool) {
         let start = Int32(bytes.count)
         bytes.append(contentsOf: name)
         if lowercasingName {

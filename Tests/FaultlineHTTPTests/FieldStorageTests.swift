@@ -1,0 +1,47 @@
+import Testing
+import FaultlineHTTP
+
+/// Field sections past the room the decoder starts with (more fields, longer values), split
+/// anywhere, with trailers after a chunked body, and fields added whole: every name and value
+/// comes out as sent, in order, in the wire form `Name: value\r\n`.
+@Suite struct FieldStorageTests {
+    /// 40 fields, some values long, one with trailing whitespace the decoder trims.
+    static let fields: [(String, String)] = (0..<40).map { index in
+        ("X-Field-\(index)", index % 7 == 0 ? String(repeating: "v\(index)", count: 150) : "value \(index)")
+    }
+
+    static var request: [UInt8] {
+        var text = "POST /upload HTTP/1.1\r\nHost: example.test\r\nTransfer-Encoding: chunked\r\n"
+        for (name, value) in fields { text += "\(name): \(value)  \r\n" }
+        text += "\r\n5\r\nhello\r\n0\r\nX-Checksum: abc\r\nX-Late:   tail value \t\r\n\r\n"
+        return Array(text.utf8)
+    }
+
+    @Test(arguments: [[], [1], [37, 500, 1_000, 2_999], Array(stride(from: 3, to: 4_000, by: 97))])
+    func aLargeSectionComesOutWholeHoweverItIsSplit(cuts: [Int]) {
+        let whole = Self.request
+        let transcript = decode(whole, kind: .request, cuts: cuts)
+        #expect(transcript.failure == nil)
+        let expected = ["host=example.test", "transfer-encoding=chunked"] + Self.fields.map { "\($0.0.lowercased())=\($0.1)" }
+        let head = transcript.heads.first ?? ""
+        let listed = head.split(separator: "[", maxSplits: 1).last.map { String($0.dropLast()) } ?? ""
+        #expect(listed.split(separator: ";").map { $0.lowercased() } == expected.map { $0.lowercased() })
+        #expect(transcript.bodies == [Array("hello".utf8)])
+        #expect(transcript.trailers == [["X-Checksum=abc", "X-Late=tail value"]])
+        #expect(transcript.ends == 1)
+    }
+
+    @Test func fieldsAddedWholeKeepTheirWireForm() {
+        var headers = HTTPHeaders()
+        let long = String(repeating: "L", count: 3_000)
+        for (name, value) in [("Content-Type", "text/plain"), ("X-Long", long), ("Empty", "")] {
+            Array(name.utf8).withUnsafeBytes { name in
+                Array(value.utf8).withUnsafeBytes { value in headers.add(name: name, value: value, lowercasingName: true) }
+            }
+        }
+        #expect(headers.pairs.map(\.name) == ["content-type", "x-long", "empty"])
+        #expect(headers.pairs.map(\.value) == ["text/plain", long, ""])
+        #expect(headers.bytes == Array("content-type: text/plain\r\nx-long: \(long)\r\nempty: \r\n".utf8))
+        #expect(headers.first("x-long")?.count == 3_000)
+    }
+}
