@@ -2,15 +2,16 @@
 public enum HTTP1Encoder {
     /// `METHOD target HTTP/1.1\r\n`.
     public static func appendRequestLine(method: String, target: [UInt8], into out: inout [UInt8]) {
-        out.append(contentsOf: method.utf8)
+        var method = method
+        method.withUTF8 { out.append(contentsOf: $0) }
         out.append(UInt8(ascii: " "))
         out.append(contentsOf: target)
-        out.append(contentsOf: " HTTP/1.1\r\n".utf8)
+        append(" HTTP/1.1\r\n", to: &out)
     }
 
     /// `HTTP/1.x status reason\r\n`; an empty reason is replaced by the standard phrase.
     public static func appendStatusLine(status: Int, reason: [UInt8], minorVersion: Int = 1, into out: inout [UInt8]) {
-        out.append(contentsOf: minorVersion == 0 ? "HTTP/1.0 ".utf8 : "HTTP/1.1 ".utf8)
+        append(minorVersion == 0 ? "HTTP/1.0 " : "HTTP/1.1 ", to: &out)
         appendDecimal(status, into: &out)
         out.append(UInt8(ascii: " "))
         if reason.isEmpty {
@@ -18,7 +19,7 @@ public enum HTTP1Encoder {
         } else {
             out.append(contentsOf: reason)
         }
-        out.append(contentsOf: "\r\n".utf8)
+        append("\r\n", to: &out)
     }
 
     /// `name: value\r\n`. Inlinable so that each caller gets a version specialised for its
@@ -30,7 +31,7 @@ public enum HTTP1Encoder {
         out.append(UInt8(ascii: ":"))
         out.append(UInt8(ascii: " "))
         out.append(contentsOf: value)
-        out.append(contentsOf: "\r\n".utf8)
+        append("\r\n", to: &out)
     }
 
     /// `name: <decimal>\r\n`; every UInt64 is written exactly (a Content-Length above
@@ -40,14 +41,14 @@ public enum HTTP1Encoder {
         out.append(UInt8(ascii: ":"))
         out.append(UInt8(ascii: " "))
         appendDecimal(value, into: &out)
-        out.append(contentsOf: "\r\n".utf8)
+        append("\r\n", to: &out)
     }
 
     /// The size line that opens a chunk of `size` bytes.
     public static func appendChunkHeader(size: Int, into out: inout [UInt8]) {
         let digits = Array(String(size, radix: 16).utf8)
         out.append(contentsOf: digits)
-        out.append(contentsOf: "\r\n".utf8)
+        append("\r\n", to: &out)
     }
 
     /// The CRLF that closes a chunk's data.
@@ -58,7 +59,7 @@ public enum HTTP1Encoder {
     /// The last chunk followed by trailer fields; fields a trailer section may not carry
     /// (`HTTPHeaders.isProhibitedInTrailers`) are never written, whoever built `trailers`.
     public static func appendLastChunk(trailers: HTTPHeaders, into out: inout [UInt8]) {
-        out.append(contentsOf: "0\r\n".utf8)
+        append("0\r\n", to: &out)
         trailers.bytes.withUnsafeBytes { raw in
             for index in 0..<trailers.count {
                 let field = trailers.fields[index]
@@ -66,7 +67,14 @@ public enum HTTP1Encoder {
                 if !HTTPHeaders.isProhibitedInTrailers(name) { out.append(contentsOf: raw[trailers.lineRange(index)]) }
             }
         }
-        out.append(contentsOf: "\r\n".utf8)
+        append("\r\n", to: &out)
+    }
+
+    /// Appends the bytes of a literal: a String literal's `utf8` view is copied through the
+    /// generic `Sequence` path, several times the cost of one `memcpy`.
+    @inlinable
+    public static func append(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// A decimal integer in ASCII; total over Int (Int.min included: its magnitude is a UInt).

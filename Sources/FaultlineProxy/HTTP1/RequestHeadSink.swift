@@ -41,13 +41,13 @@ struct HTTP1RequestHeadSink: RequestHeadSink {
 
     mutating func via(existing: ArraySlice<UInt8>?, hop: StaticString) {
         // Written in place: a value array of its own cost an allocation per message.
-        out.append(contentsOf: "Via: ".utf8)
+        HTTP1Encoder.append("Via: ", to: &out)
         if let existing, !existing.isEmpty {
             out.append(contentsOf: existing)
-            out.append(contentsOf: ", ".utf8)
+            HTTP1Encoder.append(", ", to: &out)
         }
-        out.append(contentsOf: UnsafeBufferPointer(start: hop.utf8Start, count: hop.utf8CodeUnitCount))
-        out.append(contentsOf: "\r\n".utf8)
+        HTTP1Encoder.append(hop, to: &out)
+        HTTP1Encoder.append("\r\n", to: &out)
     }
 
     mutating func end() {
