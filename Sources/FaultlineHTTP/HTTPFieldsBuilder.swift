@@ -35,11 +35,8 @@ struct HTTPFieldsBuilder: ~Copyable {
     /// Starts a field whose name arrives in pieces.
     mutating func beginField() {
         if count == fieldCapacity {
-            let larger = UnsafeMutablePointer<HTTPHeaders.Field>.allocate(capacity: fieldCapacity * 2)
-            larger.initialize(from: fields, count: count)
-            fields.deallocate()
-            fields = larger
             fieldCapacity *= 2
+            fields = fields.movedToLarger(count: count, capacity: fieldCapacity)
         }
         let start = Int32(byteCount)
         (fields + count).initialize(to: HTTPHeaders.Field(start: start, nameEnd: start, valueStart: start, valueEnd: start))
@@ -98,12 +95,8 @@ struct HTTPFieldsBuilder: ~Copyable {
         guard let source = piece.baseAddress, !piece.isEmpty else { return }
         let needed = byteCount + piece.count
         if needed > byteCapacity {
-            let grown = max(needed, byteCapacity * 2)
-            let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-            larger.initialize(from: bytes, count: byteCount)
-            bytes.deallocate()
-            bytes = larger
-            byteCapacity = grown
+            byteCapacity = max(needed, byteCapacity * 2)
+            bytes = bytes.movedToLarger(count: byteCount, capacity: byteCapacity)
         }
         UnsafeMutableRawPointer(bytes + byteCount).copyMemory(from: source, byteCount: piece.count)
         byteCount = needed

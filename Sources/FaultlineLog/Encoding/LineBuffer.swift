@@ -1,3 +1,5 @@
+import FaultlineHTTP
+
 /// Growable bytes in memory of their own, for the log and HAR writers. A log line is tens
 /// of small pieces, and each append to an array costs about a hundred instructions (its
 /// uniqueness and capacity checks and a generic copy); here a piece is one capacity check
@@ -23,12 +25,8 @@ struct LineBuffer: ~Copyable {
     mutating func reserve(_ extra: Int) {
         let needed = count + extra
         guard needed > capacity else { return }
-        let grown = max(needed, capacity * 2)
-        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        larger.initialize(from: base, count: count)
-        base.deallocate()
-        base = larger
-        capacity = grown
+        capacity = max(needed, capacity * 2)
+        base = base.movedToLarger(count: count, capacity: capacity)
     }
 
     /// Appends one byte.
