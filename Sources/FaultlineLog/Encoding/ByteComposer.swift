@@ -15,7 +15,7 @@ struct ByteComposer {
 
     /// The longest string value composed in one piece with its key; longer ones are written
     /// in parts.
-    static let stackLimit = 512
+    static let composedValueLimit = 512
 
     /// Lets `body` write at most `capacity` bytes, then appends what it wrote to `out`. The
     /// caller computes `capacity` from the lengths it writes, so it is never exceeded.

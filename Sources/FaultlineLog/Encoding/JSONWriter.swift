@@ -72,7 +72,7 @@ struct JSONWriter: ~Copyable {
     mutating func member(_ name: StaticString, _ value: String?) {
         guard var value else { return }
         let done = value.withUTF8 { utf8 -> Bool in
-            guard utf8.count <= ByteComposer.stackLimit, Self.isPlain(utf8) else { return false }
+            guard utf8.count <= ByteComposer.composedValueLimit, Self.isPlain(utf8) else { return false }
             let comma = takeComma()
             out.compose(capacity: name.utf8CodeUnitCount + utf8.count + 6) { line in
                 Self.putKey(name, comma: comma, &line)
