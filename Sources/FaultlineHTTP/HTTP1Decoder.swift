@@ -171,11 +171,9 @@ extension HTTP1Decoder {
     fileprivate func onMessageBegin() -> Int32 {
         head = HTTPHead()
         // The last head's storage when it is ours alone again (emptying shared storage would
-        // allocate, as making new storage does).
-        if var headers = spareHeaders.take() {
-            headers.removeAll(keepingCapacity: true)
-            head.headers = headers
-        }
+        // allocate, as making new storage does). Its fields are replaced, not emptied here:
+        // `fieldSection.copy(into:)` empties it when the section is complete.
+        if let headers = spareHeaders.take() { head.headers = headers }
         if var target = spareTarget.take() {
             target.removeAll(keepingCapacity: true)
             head.target = target

@@ -27,7 +27,7 @@ public enum HTTP1Encoder {
     /// metadata and witness tables, several hundred instructions per field on every head.
     @inlinable
     public static func appendField(_ name: StaticString, _ value: some Collection<UInt8>, into out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        append(name, to: &out)
         out.append(UInt8(ascii: ":"))
         out.append(UInt8(ascii: " "))
         out.append(contentsOf: value)
@@ -37,7 +37,7 @@ public enum HTTP1Encoder {
     /// `name: <decimal>\r\n`; every UInt64 is written exactly (a Content-Length above
     /// Int.max must never come out negative).
     public static func appendField(_ name: StaticString, decimal value: UInt64, into out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        append(name, to: &out)
         out.append(UInt8(ascii: ":"))
         out.append(UInt8(ascii: " "))
         appendDecimal(value, into: &out)

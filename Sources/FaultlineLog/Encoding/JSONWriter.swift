@@ -196,11 +196,6 @@ struct JSONWriter: ~Copyable {
         }
     }
 
-    /// Appends the decimal digits of `value` (1 to 20 of them), at least `width` with leading zeros.
-    static func digits(_ value: UInt64, _ out: inout [UInt8], width: Int = 1) {
-        ByteComposer.append(capacity: 20, to: &out) { $0.putDigits(value, width: width) }
-    }
-
     private mutating func unicodeEscape(_ code: UInt16) {
         out.append("\\u")
         for shift in stride(from: 12, through: 0, by: -4) {
@@ -210,7 +205,8 @@ struct JSONWriter: ~Copyable {
 
     /// Appends `value` (milliseconds, clamped at 0) with three decimals: `12.345`.
     static func milliseconds(_ value: Double, _ out: inout [UInt8]) {
-        milliseconds(micros: micros(value), &out)
+        let whole = micros(value)
+        ByteComposer.append(capacity: 24, to: &out) { $0.putMilliseconds(micros: whole) }
     }
 
     /// Whole microseconds of `value` milliseconds, clamped to 0...1e12 ms.
@@ -221,10 +217,5 @@ struct JSONWriter: ~Copyable {
     /// Writes a duration given in microseconds as milliseconds with three decimals: `12.345`.
     mutating func milliseconds(micros: UInt64) {
         out.compose(capacity: 24) { $0.putMilliseconds(micros: micros) }
-    }
-
-    /// Appends a duration given in microseconds as milliseconds with three decimals: `12.345`.
-    static func milliseconds(micros: UInt64, _ out: inout [UInt8]) {
-        ByteComposer.append(capacity: 24, to: &out) { $0.putMilliseconds(micros: micros) }
     }
 }

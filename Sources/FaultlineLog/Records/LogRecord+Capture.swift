@@ -66,24 +66,8 @@ extension LogRecord {
     /// redacted. Past the per-message cap the header is only counted.
     public mutating func addHeader(name: String, value: String, direction: LogDirection, policy: LogPolicy) {
         guard policy.options.headers else { return }
-        let count = direction == .request ? requestHeaders.count : responseHeaders.count
-        guard count < policy.options.maxHeaders else {
-            omittedHeaders += 1
-            return
-        }
-        let fits = value.utf8.count <= policy.options.headerValueMaxBytes
-        if fits, let lowercaseName = policy.redactor.verbatimHeaderName(name) {
-            let field = LogField(name: lowercaseName, value: value)
-            if direction == .request { requestHeaders.append(field) } else { responseHeaders.append(field) }
-            return
-        }
-        let (kept, omitted) = fits ? ([], 0) : Truncation.cap(value.utf8, limit: policy.options.headerValueMaxBytes)
-        let result = policy.redactor.redactHeader(
-            name: name, value: fits ? value : String(decoding: kept, as: UTF8.self), direction: direction)
-        let text = omitted > 0 ? result.text + Truncation.marker(omitted) : result.text
-        let field = LogField(name: RedactionName.lower(name), value: text)
-        if direction == .request { requestHeaders.append(field) } else { responseHeaders.append(field) }
-        redacted += result.redactedFields
+        add(header: name, verbatimName: policy.redactor.verbatimHeaderName(name), value: value, direction: direction,
+            policy: policy)
     }
 
     /// `addHeader(name:value:direction:policy:)` for a field given as its bytes (a head's
@@ -92,15 +76,34 @@ extension LogRecord {
     public mutating func addHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, direction: LogDirection,
                                    policy: LogPolicy) {
         guard policy.options.headers else { return }
-        let text = String(decoding: value, as: UTF8.self)
+        add(header: String(decoding: name, as: UTF8.self), verbatimName: policy.redactor.verbatimHeaderName(bytes: name),
+            value: String(decoding: value, as: UTF8.self), direction: direction, policy: policy)
+    }
+
+    /// Adds a header whose name the redactor logs as it is when `verbatimName` (its lowercase
+    /// spelling) is given; `name` is made only when the header takes the redaction path.
+    @inline(__always)
+    private mutating func add(header name: @autoclosure () -> String, verbatimName: String?, value: String,
+                              direction: LogDirection, policy: LogPolicy) {
         let count = direction == .request ? requestHeaders.count : responseHeaders.count
-        if count < policy.options.maxHeaders, text.utf8.count <= policy.options.headerValueMaxBytes,
-           let lowercaseName = policy.redactor.verbatimHeaderName(bytes: name) {
-            let field = LogField(name: lowercaseName, value: text)
+        guard count < policy.options.maxHeaders else {
+            omittedHeaders += 1
+            return
+        }
+        let fits = value.utf8.count <= policy.options.headerValueMaxBytes
+        if fits, let verbatimName {
+            let field = LogField(name: verbatimName, value: value)
             if direction == .request { requestHeaders.append(field) } else { responseHeaders.append(field) }
             return
         }
-        addHeader(name: String(decoding: name, as: UTF8.self), value: text, direction: direction, policy: policy)
+        let name = name()
+        let (kept, omitted) = fits ? ([], 0) : Truncation.cap(value.utf8, limit: policy.options.headerValueMaxBytes)
+        let result = policy.redactor.redactHeader(
+            name: name, value: fits ? value : String(decoding: kept, as: UTF8.self), direction: direction)
+        let text = omitted > 0 ? result.text + Truncation.marker(omitted) : result.text
+        let field = LogField(name: RedactionName.lower(name), value: text)
+        if direction == .request { requestHeaders.append(field) } else { responseHeaders.append(field) }
+        redacted += result.redactedFields
     }
 
     /// Adds a body of `direction` when the policy logs bodies of its content type:
