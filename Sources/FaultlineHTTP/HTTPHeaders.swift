@@ -24,6 +24,12 @@ public struct HTTPHeaders: Sendable {
         fields = []
     }
 
+    /// Fields over `bytes` as they are (`HTTPFieldsWriter` wrote both).
+    init(bytes: [UInt8], fields: [Field]) {
+        self.bytes = bytes
+        self.fields = fields
+    }
+
     /// Number of fields.
     public var count: Int { fields.count }
 

@@ -26,14 +26,14 @@ public final class HTTP2Session {
     /// The nghttp2 session (`nghttp2_session *`).
     var session: OpaquePointer?
     /// Per-stream state for open streams.
-    var streams: [Int32: HTTP2StreamState] = [:]
+    var streams = HTTP2StreamTable<HTTP2StreamState>()
     /// Events not taken yet.
     var events: [HTTP2Event] = []
     /// Bytes the connection window owes the peer; consumed after each `receive`.
     var connectionBytesToConsume = 0
     /// RST_STREAM frames the owner queued and nghttp2 has not written yet, by stream, with
     /// whether each answers a protocol error of the peer's (a reset not in here is nghttp2's own).
-    var ownResets: [Int32: Bool] = [:]
+    var ownResets = HTTP2StreamTable<Bool>()
     /// The stream resets the peer may still cause (server role; see `HTTP2ResetBudget`).
     var resetBudget: HTTP2ResetBudget
     /// The stream ids a client skipped (server role), for RFC 9113 §5.1.1.

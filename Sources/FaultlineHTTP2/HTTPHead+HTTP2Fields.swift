@@ -5,65 +5,99 @@ extension HTTPHead {
     /// names, without the connection-specific ones, those the Connection field names and
     /// `skipping` (lowercase names the caller writes itself).
     public func http2ResponseFields(skipping: [StaticString] = []) -> HTTPHeaders {
-        var out = HTTPHeaders()
-        out.reserveCapacity(bytes: headers.bytes.count + 64, fields: headers.count + 4)
-        let digits = (100...999).contains(status)
-            ? [UInt8(ascii: "0") + UInt8(status / 100), UInt8(ascii: "0") + UInt8(status / 10 % 10), UInt8(ascii: "0") + UInt8(status % 10)]
-            : Array(String(status).utf8)
-        digits.withUnsafeBytes { out.add(name: Self.raw(":status"), value: $0) }
-        appendHTTP2Fields(to: &out, dropping: skipping)
-        return out
+        HTTPHeaders(byteCapacity: http2ResponseFieldBytes, fieldCapacity: headers.count + 1) { writer in
+            writeHTTP2ResponseFields(into: &writer, skipping: skipping)
+        }
+    }
+
+    /// The most bytes `writeHTTP2ResponseFields` writes: the `:status` line (up to 20 digits)
+    /// and every field line, since a kept line is as long in HTTP/2's form as in HTTP/1's.
+    public var http2ResponseFieldBytes: Int { headers.bytes.count + 32 }
+
+    /// Writes `http2ResponseFields(skipping:)` into `writer`, for a caller that adds its own
+    /// fields after these (room: `http2ResponseFieldBytes`, `headers.count + 1` fields).
+    public func writeHTTP2ResponseFields(into writer: inout HTTPFieldsWriter, skipping: [StaticString]) {
+        writer.add(name: Self.raw(":status"), decimal: UInt64(clamping: status))
+        writeHTTP2Fields(into: &writer, dropping: skipping)
     }
 
     /// This request head as an HTTP/2 field list (client role): `:method`, `:scheme`,
     /// `:authority` (`authority`, else the Host field) and `:path`, then the fields with lowercase
     /// names, without Host, the connection-specific ones and TE other than `trailers`.
     public func http2RequestFields(scheme: String, authority: String? = nil) -> HTTPHeaders {
-        var out = HTTPHeaders()
-        out.add(name: ":method", value: method)
-        out.add(name: ":scheme", value: scheme)
-        if let authority {
-            out.add(name: ":authority", value: authority)
-        } else if let host = headers.firstIndex(of: "host") {
-            headers.withField(host) { _, value in out.add(name: ":authority".utf8, value: value) }
+        var method = method
+        var scheme = scheme
+        var authority = authority
+        // Each pseudo-header line is at most 14 bytes besides its value; the Host value, when it
+        // becomes `:authority`, is counted in the fields' bytes.
+        let capacity = headers.bytes.count + method.utf8.count + scheme.utf8.count + (authority?.utf8.count ?? 0)
+            + target.count + 4 * 14 + 8
+        return HTTPHeaders(byteCapacity: capacity, fieldCapacity: headers.count + 4) { writer in
+            method.withUTF8 { writer.add(name: Self.raw(":method"), value: UnsafeRawBufferPointer($0)) }
+            scheme.withUTF8 { writer.add(name: Self.raw(":scheme"), value: UnsafeRawBufferPointer($0)) }
+            if authority != nil {
+                authority?.withUTF8 { writer.add(name: Self.raw(":authority"), value: UnsafeRawBufferPointer($0)) }
+            } else {
+                headers.forEachField { _, name, value in
+                    guard name.count == 4, ASCII.equalsIgnoringCase(name, "host") else { return true }
+                    writer.add(name: Self.raw(":authority"), value: value)
+                    return false
+                }
+            }
+            if method != "CONNECT" { target.withUnsafeBytes { writer.add(name: Self.raw(":path"), value: $0) } }
+            writeHTTP2Fields(into: &writer, dropping: ["host"])
         }
-        if method != "CONNECT" { out.add(name: ":path".utf8, value: target) }
-        appendHTTP2Fields(to: &out, dropping: ["host"])
-        return out
     }
 
     /// These fields as HTTP/2 trailers: lowercase names, connection-specific ones dropped.
     public static func http2Trailers(_ trailers: HTTPHeaders) -> HTTPHeaders {
         var head = HTTPHead()
         head.headers = trailers
-        var out = HTTPHeaders()
-        head.appendHTTP2Fields(to: &out, dropping: [])
-        return out
+        return HTTPHeaders(byteCapacity: trailers.bytes.count, fieldCapacity: trailers.count) { writer in
+            head.writeHTTP2Fields(into: &writer, dropping: [])
+        }
     }
 
-    /// Appends the regular fields, lowercased, skipping what HTTP/2 may not carry.
-    private func appendHTTP2Fields(to out: inout HTTPHeaders, dropping extra: [StaticString]) {
-        // The names a Connection field lists (rare: most heads have none, and then no allocation).
-        var named: [[UInt8]] = []
-        for index in 0..<headers.count {
-            headers.withField(index) { name, value in
-                guard name.count == 10, ASCII.equalsIgnoringCase(name, "connection") else { return }
-                ASCII.forEachListElement(value) { named.append($0.map(ASCII.lower)) }
+    /// Writes the regular fields, lowercased, skipping what HTTP/2 may not carry. A kept line
+    /// is never longer than it was (TE becomes `te: trailers` only when its value lists it).
+    private func writeHTTP2Fields(into writer: inout HTTPFieldsWriter, dropping extra: [StaticString]) {
+        // A Connection field names fields of this hop. Its common value, keep-alive, names a field
+        // dropped anyway; only other names make each field be checked against the list.
+        var namesOtherFields = false
+        headers.forEachField { _, name, value in
+            guard name.count == 10, ASCII.equalsIgnoringCase(name, "connection") else { return true }
+            ASCII.forEachListElement(value) { token in
+                if !ASCII.equalsIgnoringCase(token, "keep-alive") { namesOtherFields = true }
             }
+            return !namesOtherFields
         }
-        for index in 0..<headers.count {
-            headers.withField(index) { name, value in
-                if Self.isConnectionSpecific(name) { return }
-                if extra.contains(where: { $0.utf8CodeUnitCount == name.count && ASCII.equalsIgnoringCase(name, $0) }) { return }
-                if !named.isEmpty && named.contains(where: { $0.withUnsafeBytes { ASCII.equalsIgnoringCase(name, $0) } }) { return }
-                // RFC 9113 §8.2.2: TE may only carry "trailers".
-                if name.count == 2 && ASCII.equalsIgnoringCase(name, "te") {
-                    if ASCII.listContains(value, token: "trailers") { out.add(name: Self.raw("te"), value: Self.raw("trailers")) }
-                    return
-                }
-                out.add(name: name, value: value, lowercasingName: true)
+        headers.forEachField { _, name, value in
+            if Self.isConnectionSpecific(name) { return true }
+            for skipped in extra where skipped.utf8CodeUnitCount == name.count && ASCII.equalsIgnoringCase(name, skipped) {
+                return true
             }
+            if namesOtherFields && connectionNames(name) { return true }
+            // RFC 9113 §8.2.2: TE may only carry "trailers".
+            if name.count == 2 && ASCII.equalsIgnoringCase(name, "te") {
+                if ASCII.listContains(value, token: "trailers") { writer.add(name: Self.raw("te"), value: Self.raw("trailers")) }
+                return true
+            }
+            writer.add(name: name, value: value, lowercasingName: true)
+            return true
         }
+    }
+
+    /// Whether a Connection field lists `name`.
+    private func connectionNames(_ name: UnsafeRawBufferPointer) -> Bool {
+        var listed = false
+        headers.forEachField { _, field, value in
+            guard field.count == 10, ASCII.equalsIgnoringCase(field, "connection") else { return true }
+            ASCII.forEachListElement(value) { token in
+                if ASCII.equalsIgnoringCase(token, name) { listed = true }
+            }
+            return !listed
+        }
+        return listed
     }
 
     /// Whether `name` is a field that describes one HTTP/1 connection and has no meaning in

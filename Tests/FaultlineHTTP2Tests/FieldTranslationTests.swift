@@ -40,6 +40,42 @@ struct FieldTranslationTests {
         #expect(trailers.pairs.map(\.name) == ["grpc-status"])
     }
 
+    @Test func keepAliveInConnectionKeepsEveryOtherField() {
+        var response = head([("Connection", "Keep-Alive"), ("Keep-Alive", "timeout=5"), ("Content-Type", "text/plain"),
+                             ("X-Hop", "1"), ("ETag", "\"abc\"")])
+        response.status = 200
+        #expect(response.http2ResponseFields().pairs.map(\.name) == [":status", "content-type", "x-hop", "etag"])
+        response.headers = head([("Connection", "keep-alive, x-hop"), ("X-Hop", "1"), ("Date", "today")]).headers
+        #expect(response.http2ResponseFields().pairs.map(\.name) == [":status", "date"])
+    }
+
+    @Test func aLargeHeadTranslatesWholeIntoStorageSizedFromIt() {
+        // Forty fields with values up to 3,000 bytes, mixed case, an empty value and TE lines:
+        // every kept line is written in full and nothing beyond the room reserved.
+        var fields: [(String, String)] = []
+        for index in 0..<40 {
+            fields.append(("X-Field-\(index)", String(repeating: Character(UnicodeScalar(UInt8(97 + index % 26))), count: index * 75)))
+        }
+        fields.append(("TE", "trailers"))
+        fields.append(("Te", "deflate"))
+        var response = head(fields)
+        response.status = 299
+        let translated = response.http2ResponseFields(skipping: ["x-field-3"])
+        let pairs = translated.pairs
+        #expect(pairs.count == 1 + 39 + 1)
+        #expect(pairs.first?.name == ":status" && pairs.first?.value == "299")
+        #expect(pairs.dropFirst().dropLast().map(\.name) == (0..<40).filter { $0 != 3 }.map { "x-field-\($0)" })
+        #expect(pairs.dropFirst().dropLast().map(\.value.count) == (0..<40).filter { $0 != 3 }.map { $0 * 75 })
+        #expect(pairs.last?.name == "te" && pairs.last?.value == "trailers")
+        #expect(translated.bytes.count <= response.http2ResponseFieldBytes)
+        var request = head(fields + [("Host", "origin.test")])
+        request.method = "GET"
+        request.target = Array("/".utf8) + Array(repeating: UInt8(ascii: "p"), count: 4000)
+        let requestPairs = request.http2RequestFields(scheme: "https").pairs
+        #expect(requestPairs.prefix(4).map(\.value) == ["GET", "https", "origin.test", request.targetString])
+        #expect(requestPairs.count == 4 + 40 + 1)
+    }
+
     @Test func errorCodesHaveTheirRFCNames() {
         #expect(HTTP2ErrorCode.protocolError.description == "PROTOCOL_ERROR")
         #expect(HTTP2ErrorCode(rawValue: 0x42).description == "0x42")

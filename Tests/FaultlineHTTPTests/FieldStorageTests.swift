@@ -45,3 +45,36 @@ import FaultlineHTTP
         #expect(headers.first("x-long")?.count == 3_000)
     }
 }
+
+/// Field sections written in one pass into storage sized up front.
+@Suite("HTTP fields writer")
+struct FieldsWriterTests {
+    private static func raw(_ text: StaticString) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
+    @Test func writesLinesDecimalsAndLowercasedNamesInTheWireForm() {
+        let headers = HTTPHeaders(byteCapacity: 200, fieldCapacity: 6) { writer in
+            writer.add(name: Self.raw("X-Mixed-Case"), value: Self.raw("Keep As Is"), lowercasingName: true)
+            writer.add(name: Self.raw("zero"), decimal: 0)
+            writer.add(name: Self.raw("ten"), decimal: 10)
+            writer.add(name: Self.raw("max"), decimal: .max)
+            writer.add(name: "empty", value: "")
+        }
+        #expect(String(decoding: headers.bytes, as: UTF8.self)
+            == "x-mixed-case: Keep As Is\r\nzero: 0\r\nten: 10\r\nmax: 18446744073709551615\r\nempty: \r\n")
+        #expect(headers.pairs.map(\.value) == ["Keep As Is", "0", "10", "18446744073709551615", ""])
+        #expect(headers.first("x-mixed-case") == "Keep As Is")
+    }
+
+    @Test func aSectionThatFillsItsRoomExactlyIsWhole() {
+        // "a: b\r\n" is six bytes: three lines fill eighteen.
+        let headers = HTTPHeaders(byteCapacity: 18, fieldCapacity: 3) { writer in
+            for _ in 0..<3 { writer.add(name: "a", value: "b") }
+        }
+        #expect(headers.count == 3 && headers.bytes.count == 18)
+        var grown = headers
+        grown.add(name: "c", value: "d")
+        #expect(grown.pairs.map(\.name) == ["a", "a", "a", "c"] && headers.count == 3)
+    }
+}

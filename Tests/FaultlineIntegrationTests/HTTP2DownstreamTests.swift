@@ -33,6 +33,22 @@ struct HTTP2DownstreamTests {
         #expect(!upgrade.text.lowercased().contains("http2-settings") && !upgrade.text.contains("h2c"), "\(upgrade.text)")
     }
 
+    @Test func anHTTP1UpstreamsHopFieldsStayOnItsHopAndViaJoinsItsValues() async throws {
+        let stack = try await HTTP2Stack.start(origin: try await OriginProcess.scripted())
+        let clients = [(["--http2-prior-knowledge"], stack.h2c("/hop-fields")), (["--http2"] + stack.trust, stack.tls("/hop-fields"))]
+        for (options, url) in clients {
+            let result = try await Curl.run(options + ["-sS", "-D", "-", "-w", "\n%{http_version}", url])
+            let lines = result.text.components(separatedBy: "\r\n")
+            #expect(result.exitCode == 0 && result.text.hasSuffix("\r\n\r\nhello\n2"), "\(result.text.suffix(200)) \(result.stderr)")
+            #expect(lines.contains("via: 1.0 cache-a, 1.1 cache-b, 1.1 faultline"), "\(lines.filter { $0.count < 200 })")
+            #expect(lines.contains("x-long: " + String(repeating: "v", count: 3000)), "\(lines.map(\.count))")
+            #expect(lines.contains("content-length: 5") && lines.contains("content-type: text/plain"), "\(lines.filter { $0.count < 200 })")
+            // Connection, the X-Hop field it names and Keep-Alive describe the upstream's connection only.
+            let names = lines.dropFirst().compactMap { $0.split(separator: ":", maxSplits: 1).first.map(String.init) }
+            #expect(!names.contains("x-hop") && !names.contains("connection") && !names.contains("keep-alive"), "\(names)")
+        }
+    }
+
     @Test func nghttpMultiplexesSeveralStreams() async throws {
         let stack = try await HTTP2Stack.start()
         // The slow stream waits long enough that even a sanitized proxy has sent every other one.

@@ -52,7 +52,7 @@ extension HTTP2Connection {
                 return
             }
         }
-        for stream in Array(streams.values) {
+        for stream in streams.values {
             guard !phase.isClosed else { return }
             stream.checkDeadline(now: now)
         }

@@ -39,7 +39,7 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
     let interception: ForwardInterception?
     var phase = Phase.open
     /// Open request streams by id.
-    var streams: [Int32: HTTP2Stream] = [:]
+    var streams = HTTP2StreamTable<HTTP2Stream>()
     /// The connection's own deadline: the first request's head (as on HTTP/1, so a client that
     /// never sends one cannot hold a connection), then idle while no stream is open.
     var deadline = ConnectionDeadline()
@@ -156,7 +156,7 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
         guard !phase.isClosed else { return }
         phase = .closed
         let open = streams.values
-        streams = [:]
+        streams.removeAll()
         for stream in open { stream.connectionClosed() }
         if now {
             socket.close()

@@ -8,38 +8,61 @@ enum HTTP2ResponseFields {
     /// The fields this type writes itself.
     private static let skipped: [StaticString] = ["content-length", "via"]
 
-    /// `:status` and the fields for `head`; `marker` adds X-Faultline-Fault.
+    /// `:status` and the fields for `head`; `marker` adds X-Faultline-Fault. Written in one
+    /// pass into storage sized from the head: the field lines it keeps, the Via line (the
+    /// upstream's Via values joined, then this hop), the length and the marker.
     static func forUpstreamHead(_ head: HTTPHead, framing: BodyFraming, marker: String?) -> HTTPHeaders {
-        var out = head.http2ResponseFields(skipping: skipped)
-        var via: [UInt8] = []
-        for index in 0..<head.headers.count {
-            head.headers.withField(index) { name, value in
-                guard name.count == 3, ASCII.equalsIgnoringCase(name, "via") else { return }
-                via.append(contentsOf: value)
-                via.append(contentsOf: ", ".utf8)
-            }
+        var viaBytes = 0
+        head.headers.forEachField { _, name, value in
+            if name.count == 3, ASCII.equalsIgnoringCase(name, "via") { viaBytes += value.count + 2 }
+            return true
         }
-        via.append(contentsOf: "1.1 faultline".utf8)
-        via.withUnsafeBytes { out.add(name: raw("via"), value: $0) }
-        switch framing {
-        case .contentLength(let length):
-            addLength(length, to: &out)
-        case .none:
-            // A bodiless answer (HEAD, 304) keeps the length declared for the representation.
-            if let declared = head.contentLength, head.status >= 200, head.status != 204 {
-                addLength(declared, to: &out)
-            }
-        case .chunked, .untilClose:
-            break
+        var marker = marker
+        let length: UInt64? = switch framing {
+        case .contentLength(let length): length
+        // A bodiless answer (HEAD, 304) keeps the length declared for the representation.
+        case .none: head.status >= 200 && head.status != 204 ? head.contentLength : nil
+        case .chunked, .untilClose: nil
         }
-        if let marker { out.add(name: "x-faultline-fault", value: marker) }
-        return out
+        // Via, Content-Length (20 digits at most) and the marker, each with its name and separators.
+        let extra = 24 + viaBytes + hop.utf8CodeUnitCount + 40 + (marker.map { $0.utf8.count + 24 } ?? 0)
+        return HTTPHeaders(byteCapacity: head.http2ResponseFieldBytes + extra, fieldCapacity: head.headers.count + 4) { out in
+            head.writeHTTP2ResponseFields(into: &out, skipping: skipped)
+            if viaBytes == 0 {
+                out.add(name: "via", value: hop)
+            } else {
+                addVia(joining: head.headers, byteCount: viaBytes, to: &out)
+            }
+            if let length { out.add(name: raw("content-length"), decimal: length) }
+            marker?.withUTF8 { out.add(name: raw("x-faultline-fault"), value: UnsafeRawBufferPointer($0)) }
+        }
     }
 
-    /// `content-length` with `length` in decimal, through the concrete (non-generic) add.
-    private static func addLength(_ length: UInt64, to out: inout HTTPHeaders) {
-        var digits = String(length)
-        digits.withUTF8 { out.add(name: raw("content-length"), value: UnsafeRawBufferPointer($0)) }
+    /// This hop in Via.
+    private static let hop: StaticString = "1.1 faultline"
+
+    /// One Via field: the upstream's Via values in order, then this hop (`byteCount`: the
+    /// values' bytes with a separator each).
+    private static func addVia(joining headers: HTTPHeaders, byteCount: Int, to out: inout HTTPFieldsWriter) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: byteCount + hop.utf8CodeUnitCount) { via in
+            var written = 0
+            headers.forEachField { _, name, value in
+                guard name.count == 3, ASCII.equalsIgnoringCase(name, "via") else { return true }
+                for byte in value {
+                    via[written] = byte
+                    written += 1
+                }
+                via[written] = UInt8(ascii: ",")
+                via[written + 1] = UInt8(ascii: " ")
+                written += 2
+                return true
+            }
+            for byte in UnsafeRawBufferPointer(start: hop.utf8Start, count: hop.utf8CodeUnitCount) {
+                via[written] = byte
+                written += 1
+            }
+            out.add(name: raw("via"), value: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(via)[..<written]))
+        }
     }
 
     /// The bytes of a literal.

@@ -14,6 +14,8 @@
 /// - `/midchunk`: chunked, one 1000-byte chunk, then close without the last chunk
 /// - `/close-delimited?n=N`: N bytes (byte i = i % 251), no length, end marked by close
 /// - `/slow?ms=M`: answers `slow done` after M milliseconds
+/// - `/hop-fields`: 200 `hello` with two Via fields, `Connection: keep-alive, X-Hop`, the X-Hop
+///   and Keep-Alive fields it names, and `X-Long` (3,000 bytes of `v`)
 /// - `/drip`: a chunked response that sends a chunk every 100 ms until the peer goes away
 enum PythonOriginScript {
     static let source = PythonOriginPrelude.source + #"""
@@ -44,6 +46,11 @@ def handle(sock, n):
             return
         if path == "/both-lengths":
             sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+            continue
+        if path == "/hop-fields":
+            sock.sendall(b"HTTP/1.1 200 OK\r\nVia: 1.0 cache-a\r\nContent-Type: text/plain\r\n"
+                         b"Connection: keep-alive, X-Hop\r\nX-Hop: secret\r\nKeep-Alive: timeout=5\r\n"
+                         b"via: 1.1 cache-b\r\nX-Long: " + b"v" * 3000 + b"\r\nContent-Length: 5\r\n\r\nhello")
             continue
         if path == "/bad-length":
             sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5x\r\n\r\nhello")

@@ -98,7 +98,7 @@ extension HTTP2UpstreamConnection {
     /// another connection), those at or below it go on; nothing new opens here.
     private func goAway(lastStreamID: Int32, code: HTTP2ErrorCode) {
         lifecycle = .goingAway(lastStreamID: lastStreamID, pin: lifecycle.pin)
-        for id in streams.keys.sorted() where id > lastStreamID {
+        for id in streams.ids where id > lastStreamID {
             failStream(id, .notProcessed(code, frame: .goaway), reset: nil)
         }
         registry.rehome(waitingOf: self)

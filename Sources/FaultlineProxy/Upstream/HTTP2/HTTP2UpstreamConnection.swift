@@ -25,7 +25,7 @@ final class HTTP2UpstreamConnection: StreamSocketDelegate {
     unowned(unsafe) let registry: HTTP2UpstreamRegistry
     var lifecycle = HTTP2UpstreamLifecycle.connecting
     /// Opened streams by id.
-    var streams: [Int32: HTTP2UpstreamStream] = [:]
+    var streams = HTTP2StreamTable<HTTP2UpstreamStream>()
     /// Streams waiting to be opened, oldest first.
     var waiting: [HTTP2UpstreamStream] = []
     /// Since when it carried no stream (loop time, ns); nil while busy.
@@ -184,9 +184,9 @@ final class HTTP2UpstreamConnection: StreamSocketDelegate {
     }
 
     private func failAll(_ failure: UpstreamFailure) {
-        let all = waiting + streams.keys.sorted().compactMap { streams[$0] }
+        let all = waiting + streams.values
         waiting = []
-        streams = [:]
+        streams.removeAll()
         for stream in all { stream.end()?.upstream(.http2(stream), reported: .failed(failure)) }
     }
 

@@ -1,0 +1,101 @@
+/// Writes a field section straight into the storage of a new `HTTPHeaders`
+/// (`HTTPHeaders(byteCapacity:fieldCapacity:writing:)`), sized by the caller up front. A field
+/// is two copies and a few stores, where `HTTPHeaders.add` appends to two arrays (each append
+/// checks uniqueness and capacity: about a hundred instructions), and translating a head
+/// field by field is the HTTP/2 path's hot loop.
+///
+/// A field that does not fit the room reserved is refused, never written past it; the
+/// translations size their room from the head they translate, so refusal means a wrong size
+/// (debug builds stop there).
+public struct HTTPFieldsWriter: ~Copyable {
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private let fields: UnsafeMutableBufferPointer<HTTPHeaders.Field>
+    /// Bytes written so far.
+    public private(set) var byteCount = 0
+    /// Fields written so far.
+    public private(set) var fieldCount = 0
+
+    init(bytes: UnsafeMutableBufferPointer<UInt8>, fields: UnsafeMutableBufferPointer<HTTPHeaders.Field>) {
+        self.bytes = bytes
+        self.fields = fields
+    }
+
+    /// Appends `name: value`, the name lowercased when `lowercasingName` is set.
+    public mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lowercasingName: Bool = false) {
+        guard let base = reserveLine(nameCount: name.count, valueCount: value.count) else { return }
+        if let source = name.baseAddress {
+            if lowercasingName {
+                for index in 0..<name.count { base[index] = ASCII.lower(name[index]) }
+            } else {
+                UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: name.count)
+            }
+        }
+        if let source = value.baseAddress {
+            UnsafeMutableRawPointer(base + name.count + 2).copyMemory(from: source, byteCount: value.count)
+        }
+    }
+
+    /// Appends `name: <value in decimal>`.
+    public mutating func add(name: UnsafeRawBufferPointer, decimal value: UInt64) {
+        var digitCount = 1
+        var rest = value / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
+        guard let base = reserveLine(nameCount: name.count, valueCount: digitCount) else { return }
+        if let source = name.baseAddress {
+            UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: name.count)
+        }
+        var remaining = value
+        for index in stride(from: name.count + 2 + digitCount - 1, through: name.count + 2, by: -1) {
+            base[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
+    }
+
+    /// Appends `name: value` for literals.
+    public mutating func add(name: StaticString, value: StaticString) {
+        add(name: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount),
+            value: UnsafeRawBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
+    }
+
+    /// Claims room for one line, writes its separator, line end and field entry, and returns
+    /// where the name goes (the value follows it after ": "); nil when the line does not fit.
+    private mutating func reserveLine(nameCount: Int, valueCount: Int) -> UnsafeMutablePointer<UInt8>? {
+        let lineCount = nameCount + valueCount + 4
+        guard let start = bytes.baseAddress, fieldCount < fields.count, lineCount <= bytes.count - byteCount else {
+            assertionFailure("a field section outgrew the room reserved for it")
+            return nil
+        }
+        let line = start + byteCount
+        line[nameCount] = UInt8(ascii: ":")
+        line[nameCount + 1] = UInt8(ascii: " ")
+        line[lineCount - 2] = 13
+        line[lineCount - 1] = 10
+        let valueStart = byteCount + nameCount + 2
+        fields.initializeElement(at: fieldCount, to: HTTPHeaders.Field(
+            start: Int32(byteCount), nameEnd: Int32(byteCount + nameCount),
+            valueStart: Int32(valueStart), valueEnd: Int32(valueStart + valueCount)))
+        fieldCount += 1
+        byteCount += lineCount
+        return line
+    }
+}
+
+extension HTTPHeaders {
+    /// Fields written by `body` in one pass into storage for at most `byteCapacity` bytes of
+    /// field lines and `fieldCapacity` fields: two allocations for the whole section.
+    public init(byteCapacity: Int, fieldCapacity: Int, writing body: (inout HTTPFieldsWriter) -> Void) {
+        var fields: [Field] = []
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(0, byteCapacity)) { byteBuffer, bytesWritten in
+            fields = [Field](unsafeUninitializedCapacity: max(0, fieldCapacity)) { fieldBuffer, fieldsWritten in
+                var writer = HTTPFieldsWriter(bytes: byteBuffer, fields: fieldBuffer)
+                body(&writer)
+                fieldsWritten = writer.fieldCount
+                bytesWritten = writer.byteCount
+            }
+        }
+        self.init(bytes: bytes, fields: fields)
+    }
+}
