@@ -1,12 +1,33 @@
 /// Writes HTTP/1.1 message parts into byte arrays; no I/O, no Foundation.
 public enum HTTP1Encoder {
     /// `METHOD target HTTP/1.1\r\n`.
-    public static func appendRequestLine(method: String, target: [UInt8], into out: inout [UInt8]) {
+    package static func appendRequestLine(method: String, target: [UInt8], into out: inout LineBuffer) {
         var method = method
-        method.withUTF8 { out.append(contentsOf: $0) }
+        method.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
         out.append(UInt8(ascii: " "))
-        out.append(contentsOf: target)
-        append(" HTTP/1.1\r\n", to: &out)
+        target.withUnsafeBytes { out.append($0) }
+        out.append(" HTTP/1.1\r\n")
+    }
+
+    /// `name: value\r\n` into a `LineBuffer`.
+    @inlinable
+    package static func appendField(_ name: StaticString, _ value: some Collection<UInt8>, into out: inout LineBuffer) {
+        out.append(name)
+        out.append(": ")
+        if value.withContiguousStorageIfAvailable({ out.append(UnsafeRawBufferPointer($0)) }) == nil {
+            for byte in value { out.append(byte) }
+        }
+        out.append("\r\n")
+    }
+
+    /// `name: <decimal>\r\n` into a `LineBuffer`.
+    package static func appendField(_ name: StaticString, decimal value: UInt64, into out: inout LineBuffer) {
+        out.append(name)
+        out.compose(capacity: 22) { composer in
+            composer.put(": ")
+            composer.putDigits(value)
+        }
+        out.append("\r\n")
     }
 
     /// `HTTP/1.x status reason\r\n`; an empty reason is replaced by the standard phrase.

@@ -1,3 +1,5 @@
+import FaultlineHTTP
+
 /// Hand-written JSON output for log lines: correct string escaping (control characters,
 /// quotes, backslashes, DEL, U+2028/U+2029), integers and fixed-point milliseconds,
 /// without Foundation. Swift strings are valid UTF-8, so invalid input bytes have already

@@ -1,3 +1,4 @@
+import FaultlineHTTP
 #if canImport(Glibc)
 import Glibc
 #endif

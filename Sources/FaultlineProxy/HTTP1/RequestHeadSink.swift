@@ -4,7 +4,7 @@ import FaultlineHTTP
 /// for an HTTP/1 leg (`HTTP1RequestHeadSink`), a head value for an HTTP/2 leg
 /// (`HeadValueSink`), so the rules (hop-by-hop fields, Host, forwarding fields, Via, the
 /// request id, framing) are written once and the head is never printed and parsed back.
-protocol RequestHeadSink {
+protocol RequestHeadSink: ~Copyable {
     /// The method and target (origin form).
     mutating func requestLine(method: String, target: [UInt8])
     /// A field of the client's head kept as it is (`raw` is `headers.bytes`).
@@ -19,16 +19,26 @@ protocol RequestHeadSink {
     mutating func end()
 }
 
-/// The HTTP/1.1 bytes of the upstream head, built in the one buffer the writer reserved.
-struct HTTP1RequestHeadSink: RequestHeadSink {
-    var out: [UInt8] = []
+/// The HTTP/1.1 bytes of the upstream head, composed in memory of its own (a piece is a
+/// `memcpy`, where an append to an array costs about a hundred instructions) and copied into
+/// one array at the end.
+struct HTTP1RequestHeadSink: RequestHeadSink, ~Copyable {
+    private var out: LineBuffer
+
+    /// A sink with room for `capacity` bytes before it grows.
+    init(capacity: Int) {
+        out = LineBuffer(capacity: capacity)
+    }
+
+    /// The head's bytes.
+    var bytes: [UInt8] { out.array }
 
     mutating func requestLine(method: String, target: [UInt8]) {
         HTTP1Encoder.appendRequestLine(method: method, target: target, into: &out)
     }
 
     mutating func copyField(_ index: Int, of headers: HTTPHeaders, raw: UnsafeRawBufferPointer) {
-        out.append(contentsOf: raw[headers.lineRange(index)])
+        out.append(UnsafeRawBufferPointer(rebasing: raw[headers.lineRange(index)]))
     }
 
     mutating func field(_ name: StaticString, _ value: some Collection<UInt8>) {
@@ -40,19 +50,11 @@ struct HTTP1RequestHeadSink: RequestHeadSink {
     }
 
     mutating func via(existing: ArraySlice<UInt8>?, hop: StaticString) {
-        // Written in place: a value array of its own cost an allocation per message.
-        HTTP1Encoder.append("Via: ", to: &out)
-        if let existing, !existing.isEmpty {
-            out.append(contentsOf: existing)
-            HTTP1Encoder.append(", ", to: &out)
-        }
-        HTTP1Encoder.append(hop, to: &out)
-        HTTP1Encoder.append("\r\n", to: &out)
+        RequestHeadWriter.appendVia(existing: existing, hop: hop, into: &out)
     }
 
     mutating func end() {
-        out.append(13)
-        out.append(10)
+        out.append("\r\n")
     }
 }
 

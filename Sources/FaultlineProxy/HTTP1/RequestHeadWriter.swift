@@ -13,14 +13,13 @@ enum RequestHeadWriter {
     static func upstreamHead(for head: HTTPHead, framing: BodyFraming, clientIP: String, scheme: StaticString,
                              upstream: UpstreamConfig, upgrade: Bool, requestID: String? = nil,
                              dropping dropped: [String] = []) -> [UInt8] {
-        var sink = HTTP1RequestHeadSink()
         // Room for everything added below (Host, X-Forwarded-*, Via, the request ID, framing),
-        // so the head is built in one allocation rather than regrown on the way.
-        sink.out.reserveCapacity(head.headers.bytes.count * 2 + head.target.count + head.method.utf8.count
-                                 + upstream.hostHeaderValue.utf8.count + clientIP.utf8.count + (requestID?.utf8.count ?? 0) + 256)
+        // so the head is composed without regrowing.
+        var sink = HTTP1RequestHeadSink(capacity: head.headers.bytes.count * 2 + head.target.count + head.method.utf8.count
+                                        + upstream.hostHeaderValue.utf8.count + clientIP.utf8.count + (requestID?.utf8.count ?? 0) + 256)
         write(head, framing: framing, clientIP: clientIP, scheme: scheme, upstream: upstream, upgrade: upgrade,
               requestID: requestID, dropping: dropped, into: &sink)
-        return sink.out
+        return sink.bytes
     }
 
     /// The same head as an HTTP/1.1 head value (method, target, fields), for a leg that
@@ -38,7 +37,7 @@ enum RequestHeadWriter {
 
     /// Walks `head` once, handing `sink` the request line, every kept field and the ones
     /// Faultline adds: the one description of the upstream head, whatever encodes it.
-    private static func write<Sink: RequestHeadSink>(_ head: HTTPHead, framing: BodyFraming, clientIP: String,
+    private static func write<Sink: RequestHeadSink & ~Copyable>(_ head: HTTPHead, framing: BodyFraming, clientIP: String,
                                                      scheme: StaticString, upstream: UpstreamConfig, upgrade: Bool,
                                                      requestID: String?, dropping dropped: [String], into sink: inout Sink) {
         sink.requestLine(method: head.method, target: head.target)
@@ -95,7 +94,7 @@ enum RequestHeadWriter {
         if let clientHost {
             sink.field("X-Forwarded-Host", bytes[clientHost])
         }
-        sink.via(existing: via.map { bytes[$0] }, hop: head.versionMinor == 0 && head.versionMajor == 1 ? "1.0 faultline" : "1.1 faultline")
+        sink.via(existing: via.map { bytes[$0] }, hop: viaHop(for: head))
         if let requestID { sink.field("X-Request-ID", requestID.utf8) }
         switch framing {
         case .contentLength(let length):
@@ -122,19 +121,30 @@ enum RequestHeadWriter {
     }
 
     /// `Transfer-Encoding: chunked`, after the other codings the body still carries (`gzip, chunked`).
-    static func appendChunked(codings: [UInt8], into out: inout [UInt8]) {
+    static func appendChunked(codings: [UInt8], into out: inout LineBuffer) {
         guard !codings.isEmpty else {
             HTTP1Encoder.appendField("Transfer-Encoding", "chunked".utf8, into: &out)
             return
         }
-        HTTP1Encoder.appendField("Transfer-Encoding", codings + Array(", chunked".utf8), into: &out)
+        out.append("Transfer-Encoding: ")
+        codings.withUnsafeBytes { out.append($0) }
+        out.append(", chunked\r\n")
     }
 
-    /// Appends `Via`, keeping earlier hops and adding this one with the received protocol version.
-    static func appendVia(existing: ArraySlice<UInt8>?, version head: HTTPHead, into out: inout [UInt8]) {
-        var sink = HTTP1RequestHeadSink()
-        swap(&sink.out, &out)
-        sink.via(existing: existing, hop: head.versionMinor == 0 && head.versionMajor == 1 ? "1.0 faultline" : "1.1 faultline")
-        swap(&sink.out, &out)
+    /// Appends `Via`, keeping earlier hops and adding this one (`hop`: the received protocol
+    /// version and this proxy, `1.1 faultline`).
+    static func appendVia(existing: ArraySlice<UInt8>?, hop: StaticString, into out: inout LineBuffer) {
+        out.append("Via: ")
+        if let existing, !existing.isEmpty {
+            existing.withUnsafeBytes { out.append($0) }
+            out.append(", ")
+        }
+        out.append(hop)
+        out.append("\r\n")
+    }
+
+    /// This hop in Via, with the protocol version `head` arrived in.
+    static func viaHop(for head: HTTPHead) -> StaticString {
+        head.versionMinor == 0 && head.versionMajor == 1 ? "1.0 faultline" : "1.1 faultline"
     }
 }

@@ -15,11 +15,13 @@ enum ResponseHeadWriter {
         return out
     }
 
-    /// `clientHead`, appended to `out` (a connection's reused buffer: no allocation per response).
+    /// `clientHead`, appended to `out` (a connection's reused buffer). The fields are composed
+    /// in memory of their own and appended to `out` at once.
     static func appendClientHead(for head: HTTPHead, framing: BodyFraming, keepAlive: Bool, clientMinorVersion: Int,
                                  upgrade: Bool, into out: inout [UInt8]) {
         out.reserveCapacity(out.count + head.headers.bytes.count + head.reason.count + 192)
         HTTP1Encoder.appendStatusLine(status: head.status, reason: head.reason, into: &out)
+        var fields = LineBuffer(capacity: head.headers.bytes.count + 128)
         let hopByHop = HopByHop(head.headers)
         var via: Range<Int>?
         let headers = head.headers
@@ -28,7 +30,7 @@ enum ResponseHeadWriter {
                 let field = headers.fields[index]
                 let name = UnsafeRawBufferPointer(rebasing: raw[Int(field.start)..<Int(field.nameEnd)])
                 if upgrade && ASCII.equalsIgnoringCase(name, "upgrade") {
-                    out.append(contentsOf: raw[headers.lineRange(index)])
+                    fields.append(UnsafeRawBufferPointer(rebasing: raw[headers.lineRange(index)]))
                     continue
                 }
                 if hopByHop.drops(name) { continue }
@@ -37,26 +39,26 @@ enum ResponseHeadWriter {
                     continue
                 }
                 if name.count == 14 && ASCII.equalsIgnoringCase(name, "content-length") { continue }
-                out.append(contentsOf: raw[headers.lineRange(index)])
+                fields.append(UnsafeRawBufferPointer(rebasing: raw[headers.lineRange(index)]))
             }
         }
-        RequestHeadWriter.appendVia(existing: via.map { headers.bytes[$0] }, version: head, into: &out)
-        appendFraming(framing, of: head, into: &out)
+        RequestHeadWriter.appendVia(existing: via.map { headers.bytes[$0] }, hop: RequestHeadWriter.viaHop(for: head), into: &fields)
+        appendFraming(framing, of: head, into: &fields)
         if upgrade {
-            HTTP1Encoder.appendField("Connection", "upgrade".utf8, into: &out)
+            fields.append("Connection: upgrade\r\n")
         } else if !keepAlive {
-            HTTP1Encoder.appendField("Connection", "close".utf8, into: &out)
+            fields.append("Connection: close\r\n")
         } else if clientMinorVersion == 0 {
-            HTTP1Encoder.appendField("Connection", "keep-alive".utf8, into: &out)
+            fields.append("Connection: keep-alive\r\n")
         }
-        out.append(13)
-        out.append(10)
+        fields.append("\r\n")
+        fields.withBytes { out.append(contentsOf: $0) }
     }
 
     /// The one framing field for `framing`. A bodiless answer (HEAD, 304) keeps the length
     /// the upstream declared for the representation (RFC 9110 §8.6), written from its parsed
     /// value; 1xx and 204 never carry one.
-    private static func appendFraming(_ framing: BodyFraming, of head: HTTPHead, into out: inout [UInt8]) {
+    private static func appendFraming(_ framing: BodyFraming, of head: HTTPHead, into out: inout LineBuffer) {
         switch framing {
         case .contentLength(let length):
             HTTP1Encoder.appendField("Content-Length", decimal: length, into: &out)

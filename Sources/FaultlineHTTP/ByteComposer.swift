@@ -1,26 +1,28 @@
 /// A cursor over a few bytes of reserved memory: a `LineBuffer`'s free room, or stack memory
 /// whose bytes are then appended to an array at once. A log line's member (comma, key and
 /// value) is written through one, after one capacity check for the whole member.
-struct ByteComposer {
-    private let base: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
+@usableFromInline
+package struct ByteComposer {
+    @usableFromInline let base: UnsafeMutablePointer<UInt8>
+    @usableFromInline let capacity: Int
     /// Bytes written so far.
-    private(set) var count = 0
+    @usableFromInline package internal(set) var count = 0
 
     /// A cursor over `capacity` bytes at `base`, which the caller has reserved.
-    init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+    @inlinable
+    package init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
         self.base = base
         self.capacity = capacity
     }
 
     /// The longest string value composed in one piece with its key; longer ones are written
     /// in parts.
-    static let composedValueLimit = 512
+    package static let composedValueLimit = 512
 
     /// Lets `body` write at most `capacity` bytes, then appends what it wrote to `out`. The
     /// caller computes `capacity` from the lengths it writes, so it is never exceeded.
-    @inline(__always)
-    static func append(capacity: Int, to out: inout [UInt8], _ body: (inout ByteComposer) -> Void) {
+    @inlinable @inline(__always)
+    package static func append(capacity: Int, to out: inout [UInt8], _ body: (inout ByteComposer) -> Void) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, capacity)) { buffer in
             guard let base = buffer.baseAddress else { return }
             var composer = ByteComposer(base: base, capacity: buffer.count)
@@ -30,16 +32,16 @@ struct ByteComposer {
     }
 
     /// Writes one byte.
-    @inline(__always)
-    mutating func put(_ byte: UInt8) {
+    @inlinable @inline(__always)
+    package mutating func put(_ byte: UInt8) {
         precondition(count < capacity, "ByteComposer capacity computed too small")
         base[count] = byte
         count += 1
     }
 
     /// Writes `bytes`.
-    @inline(__always)
-    mutating func put(_ bytes: UnsafeRawBufferPointer) {
+    @inlinable @inline(__always)
+    package mutating func put(_ bytes: UnsafeRawBufferPointer) {
         precondition(bytes.count <= capacity - count, "ByteComposer capacity computed too small")
         if let source = bytes.baseAddress, !bytes.isEmpty {
             UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
@@ -48,14 +50,15 @@ struct ByteComposer {
     }
 
     /// Writes the UTF-8 of a literal.
-    @inline(__always)
-    mutating func put(_ text: StaticString) {
+    @inlinable @inline(__always)
+    package mutating func put(_ text: StaticString) {
         put(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Writes the decimal digits of `value`, at least `width` of them with leading zeros (at
     /// most 20: UInt64.max has 20 digits).
-    mutating func putDigits(_ value: UInt64, width: Int = 1) {
+    @inlinable
+    package mutating func putDigits(_ value: UInt64, width: Int = 1) {
         var length = 1
         var scale: UInt64 = 10
         while length < 20 && value >= scale {
@@ -73,7 +76,7 @@ struct ByteComposer {
     }
 
     /// Writes `micros` microseconds as milliseconds with three decimals, `12.345` (at most 24 bytes).
-    mutating func putMilliseconds(micros: UInt64) {
+    package mutating func putMilliseconds(micros: UInt64) {
         putDigits(micros / 1000)
         put(UInt8(ascii: "."))
         putDigits(micros % 1000, width: 3)
