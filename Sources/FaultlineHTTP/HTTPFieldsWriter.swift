@@ -1,8 +1,8 @@
-/// Writes a field section straight into the storage of a new `HTTPHeaders`
-/// (`HTTPHeaders(byteCapacity:fieldCapacity:writing:)`), sized by the caller up front. A field
-/// is two copies and a few stores, where `HTTPHeaders.add` appends to two arrays (each append
-/// checks uniqueness and capacity: about a hundred instructions), and translating a head
-/// field by field is the HTTP/2 path's hot loop.
+/// Writes a field section in one pass for a new `HTTPHeaders`
+/// (`HTTPHeaders(byteCapacity:fieldCapacity:writing:)`), into room the caller sizes up front.
+/// A field is two copies and a few stores, where `HTTPHeaders.add` appends to two arrays
+/// (each append checks uniqueness and capacity: about a hundred instructions), and
+/// translating a head field by field is the HTTP/2 path's hot loop.
 ///
 /// A field that does not fit the room reserved is refused, never written past it; the
 /// translations size their room from the head they translate, so refusal means a wrong size
@@ -54,6 +54,26 @@ public struct HTTPFieldsWriter: ~Copyable {
         }
     }
 
+    /// Appends every field of `headers` as it is: one copy of all their lines.
+    public mutating func add(contentsOf headers: HTTPHeaders) {
+        let lineBytes = headers.bytes.count
+        guard let start = bytes.baseAddress, headers.count <= fields.count - fieldCount, lineBytes <= bytes.count - byteCount else {
+            assertionFailure("a field section outgrew the room reserved for it")
+            return
+        }
+        headers.bytes.withUnsafeBytes { lines in
+            if let source = lines.baseAddress { UnsafeMutableRawPointer(start + byteCount).copyMemory(from: source, byteCount: lineBytes) }
+        }
+        let shift = Int32(byteCount)
+        for field in headers.fields {
+            fields.initializeElement(at: fieldCount, to: HTTPHeaders.Field(
+                start: field.start + shift, nameEnd: field.nameEnd + shift,
+                valueStart: field.valueStart + shift, valueEnd: field.valueEnd + shift))
+            fieldCount += 1
+        }
+        byteCount += lineBytes
+    }
+
     /// Appends `name: value` for literals.
     public mutating func add(name: StaticString, value: StaticString) {
         add(name: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount),
@@ -84,16 +104,19 @@ public struct HTTPFieldsWriter: ~Copyable {
 }
 
 extension HTTPHeaders {
-    /// Fields written by `body` in one pass into storage for at most `byteCapacity` bytes of
-    /// field lines and `fieldCapacity` fields: two allocations for the whole section.
+    /// Fields written by `body` in one pass into room for at most `byteCapacity` bytes of
+    /// field lines and `fieldCapacity` fields, then copied into the two arrays once. The room
+    /// is temporary (on the stack for a usual head): an array's own uninitialized-capacity
+    /// initializer is not specialized across modules and costs several hundred instructions.
     public init(byteCapacity: Int, fieldCapacity: Int, writing body: (inout HTTPFieldsWriter) -> Void) {
+        var bytes: [UInt8] = []
         var fields: [Field] = []
-        let bytes = [UInt8](unsafeUninitializedCapacity: max(0, byteCapacity)) { byteBuffer, bytesWritten in
-            fields = [Field](unsafeUninitializedCapacity: max(0, fieldCapacity)) { fieldBuffer, fieldsWritten in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, byteCapacity)) { byteBuffer in
+            withUnsafeTemporaryAllocation(of: Field.self, capacity: max(1, fieldCapacity)) { fieldBuffer in
                 var writer = HTTPFieldsWriter(bytes: byteBuffer, fields: fieldBuffer)
                 body(&writer)
-                fieldsWritten = writer.fieldCount
-                bytesWritten = writer.byteCount
+                bytes = Array(UnsafeBufferPointer(rebasing: byteBuffer[..<writer.byteCount]))
+                fields = Array(UnsafeBufferPointer(rebasing: fieldBuffer[..<writer.fieldCount]))
             }
         }
         self.init(bytes: bytes, fields: fields)

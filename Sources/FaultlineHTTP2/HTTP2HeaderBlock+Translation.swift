@@ -7,26 +7,36 @@ extension HTTP2HeaderBlock {
     /// Content-Length as declared and chunked framing for a body of unknown length.
     public func requestHead() throws(HTTP2MessageViolation) -> HTTPHead {
         guard kind == .request else { throw .notAHead }
-        guard let method else { throw .missingPseudoHeader(":method") }
+        guard let methodRange = pseudo.method else { throw .missingPseudoHeader(":method") }
         var head = HTTPHead()
-        head.method = String(decoding: method, as: UTF8.self)
+        head.method = String(decoding: pseudoBytes[methodRange], as: UTF8.self)
         if head.method == "CONNECT" {
-            guard let authority else { throw .missingPseudoHeader(":authority") }
-            head.target = authority
+            guard let authority = pseudo.authority else { throw .missingPseudoHeader(":authority") }
+            head.target = Array(pseudoBytes[authority])
         } else {
-            guard let path else { throw .missingPseudoHeader(":path") }
-            let absolute = path.first == UInt8(ascii: "/")
-            let asterisk = path == [UInt8(ascii: "*")] && head.method == "OPTIONS"
+            guard let path = pseudo.path else { throw .missingPseudoHeader(":path") }
+            let target = pseudoBytes[path]
+            let absolute = target.first == UInt8(ascii: "/")
+            let asterisk = target.count == 1 && target.first == UInt8(ascii: "*") && head.method == "OPTIONS"
             guard absolute || asterisk else { throw .invalidPath }
-            head.target = path
+            head.target = Array(target)
         }
-        head.headers.reserveCapacity(bytes: fields.bytes.count + (authority?.count ?? 0) + 8, fields: fields.count + 1)
-        if let authority {
-            guard HTTPAuthority(authority) != nil else { throw .invalidAuthority }
-            try checkHostAgrees(with: authority)
-            authority.withUnsafeBytes { head.headers.add(name: HTTPHead.raw("host"), value: $0) }
+        let violation: HTTP2MessageViolation? = pseudoBytes.withUnsafeBytes { pseudoRaw in
+            let authority = pseudo.authority.map { UnsafeRawBufferPointer(rebasing: pseudoRaw[$0]) }
+            if let authority {
+                guard HTTPAuthority(authority) != nil else { return .invalidAuthority }
+                guard hostFieldsAgree(with: authority) else { return .hostConflictsWithAuthority }
+            }
+            // The Host line from :authority, then the fields: a kept line is as long as it was,
+            // and joined cookie crumbs are shorter than their lines.
+            head.headers = HTTPHeaders(byteCapacity: fields.bytes.count + (authority?.count ?? 0) + 8,
+                                       fieldCapacity: fields.count + 1) { writer in
+                if let authority { writer.add(name: HTTPHead.raw("host"), value: authority) }
+                writeRegularFields(into: &writer, dropHost: authority != nil)
+            }
+            return nil
         }
-        appendRegularFields(to: &head, dropHost: authority != nil)
+        if let violation { throw violation }
         if let index = head.headers.firstIndex(of: "content-length") {
             head.contentLength = UInt64(head.headers.value(at: index))
         }
@@ -55,36 +65,61 @@ extension HTTP2HeaderBlock {
     }
 
     /// Every Host field must name the same authority as `:authority` (case-insensitively).
-    private func checkHostAgrees(with authority: [UInt8]) throws(HTTP2MessageViolation) {
-        for index in 0..<fields.count {
-            let agrees = fields.withField(index) { name, value in
-                guard name.count == 4, ASCII.equalsIgnoringCase(name, "host") else { return true }
-                return authority.withUnsafeBytes { ASCII.equalsIgnoringCase(value, $0) }
-            }
-            if !agrees { throw .hostConflictsWithAuthority }
+    private func hostFieldsAgree(with authority: UnsafeRawBufferPointer) -> Bool {
+        var agrees = true
+        fields.forEachField { _, name, value in
+            if name.count == 4, ASCII.equalsIgnoringCase(name, "host") { agrees = ASCII.equalsIgnoringCase(value, authority) }
+            return agrees
         }
+        return agrees
     }
 
-    /// The regular fields in order, cookie crumbs joined where the first one was (RFC 9113 §8.2.3).
-    private func appendRegularFields(to head: inout HTTPHead, dropHost: Bool) {
-        var cookie: [UInt8] = []
-        for index in 0..<fields.count {
-            fields.withField(index) { name, value in
-                guard name.count == 6, ASCII.equalsIgnoringCase(name, "cookie") else { return }
-                if !cookie.isEmpty { cookie.append(contentsOf: "; ".utf8) }
-                cookie.append(contentsOf: value)
+    /// The regular fields in order, cookie crumbs joined where the first one was (RFC 9113
+    /// §8.2.3). The common block (no Host field to drop, at most one cookie) is one copy.
+    private func writeRegularFields(into writer: inout HTTPFieldsWriter, dropHost: Bool) {
+        var cookies = 0
+        var cookieBytes = 0
+        var hosts = 0
+        fields.forEachField { _, name, value in
+            if name.count == 6, ASCII.equalsIgnoringCase(name, "cookie") {
+                cookies += 1
+                cookieBytes += value.count + 2
+            } else if name.count == 4, ASCII.equalsIgnoringCase(name, "host") {
+                hosts += 1
             }
+            return true
         }
-        var cookieWritten = false
-        for index in 0..<fields.count {
-            fields.withField(index) { name, value in
-                if dropHost && name.count == 4 && ASCII.equalsIgnoringCase(name, "host") { return }
-                if name.count == 6 && ASCII.equalsIgnoringCase(name, "cookie") {
-                    if !cookieWritten { cookie.withUnsafeBytes { head.headers.add(name: name, value: $0) } }
-                    cookieWritten = true
-                    return
+        guard cookies > 1 || (dropHost && hosts > 0) else {
+            writer.add(contentsOf: fields)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: cookieBytes) { cookie in
+            var cookieCount = 0
+            fields.forEachField { _, name, value in
+                guard name.count == 6, ASCII.equalsIgnoringCase(name, "cookie") else { return true }
+                if cookieCount > 0 {
+                    cookie[cookieCount] = UInt8(ascii: ";")
+                    cookie[cookieCount + 1] = UInt8(ascii: " ")
+                    cookieCount += 2
                 }
-                head.headers.add(name: name, value: value)
+                for byte in value {
+                    cookie[cookieCount] = byte
+                    cookieCount += 1
+                }
+                return true
+            }
+            var cookieWritten = false
+            fields.forEachField { _, name, value in
+                if dropHost && name.count == 4 && ASCII.equalsIgnoringCase(name, "host") { return true }
+                if name.count == 6 && ASCII.equalsIgnoringCase(name, "cookie") {
+                    if !cookieWritten {
+                        writer.add(name: name, value: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(cookie)[..<cookieCount]))
+                    }
+                    cookieWritten = true
+                    return true
+                }
+                writer.add(name: name, value: value)
+                return true
             }
         }
     }

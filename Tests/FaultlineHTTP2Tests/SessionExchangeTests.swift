@@ -95,6 +95,21 @@ struct SessionExchangeTests {
         #expect(head.headers.first("cookie") == "a=1; b=2; c=3")
     }
 
+    @Test func aLongPathAndOneCookieTranslateWhole() throws {
+        let pair = try SessionPair()
+        let path = "/" + String(repeating: "p", count: 5000)
+        let id = try pair.client.submitRequest(fields: SessionPair.request(method: "DELETE", path: path, [("cookie", "only=1"), ("x-two", "2")]),
+                                               endStream: true)
+        pair.pump()
+        let block = try #require(pair.serverEvents.blocks(id).first)
+        #expect(block.method == Array("DELETE".utf8) && block.scheme == Array("https".utf8))
+        #expect(block.authority == Array("example.test".utf8) && block.path == Array(path.utf8) && block.extendedProtocol == nil)
+        let head = try block.requestHead()
+        #expect(head.method == "DELETE" && head.targetString == path)
+        #expect(head.headers.pairs.map(\.name) == ["host", "cookie", "x-two"])
+        #expect(head.headers.pairs.map(\.value) == ["example.test", "only=1", "2"])
+    }
+
     @Test func hostThatAgreesIsFoldedAndOneThatConflictsIsRefused() throws {
         let pair = try SessionPair()
         let agree = try pair.client.submitRequest(fields: SessionPair.request([("host", "EXAMPLE.test")]), endStream: true)
