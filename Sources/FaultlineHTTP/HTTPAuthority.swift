@@ -22,6 +22,14 @@ public struct HTTPAuthority: Sendable, Equatable {
         port = parsed.port
     }
 
+    /// Parses bytes in place (a header or pseudo-header value). Concrete, so that a caller in
+    /// another module does not go through the generic form's dispatch (about 1k instructions).
+    public init?(_ bytes: UnsafeRawBufferPointer) {
+        guard let parsed = Self.parse(bytes.assumingMemoryBound(to: UInt8.self)) else { return nil }
+        hostLength = parsed.hostLength
+        port = parsed.port
+    }
+
     private static func parse(_ value: UnsafeBufferPointer<UInt8>) -> (hostLength: Int, port: UInt16?)? {
         guard let first = value.first else { return nil }
         var index = 0

@@ -26,10 +26,13 @@ extension HTTPHead {
     public func validateResponse() throws(HTTPHeadViolation) {
         guard (100...599).contains(status) else { throw .invalidStatus(status) }
         try validateFields()
-        let framed = headers.firstIndex(of: "content-length") != nil
-        let chunked = headers.firstIndex(of: "transfer-encoding") != nil
-        if (status < 200 || status == 204) && (framed || chunked) { throw .framingOnBodilessStatus(status) }
-        if status == 304 && chunked { throw .framingOnBodilessStatus(status) }
+        // Only a bodiless status needs the framing fields looked up (most responses are not).
+        if status < 200 || status == 204 || status == 304 {
+            let chunked = headers.firstIndex(of: "transfer-encoding") != nil
+            if chunked || (status != 304 && headers.firstIndex(of: "content-length") != nil) {
+                throw .framingOnBodilessStatus(status)
+            }
+        }
         // RFC 9110 §15.2.2: a 101 names the protocol it switches to; without it the client
         // cannot know what the tunnel carries.
         if status == 101 && headers.firstIndex(of: "upgrade") == nil { throw .switchWithoutUpgrade }

@@ -42,7 +42,7 @@ extension HTTP2Session {
 
     /// Queues body bytes on a stream whose head was submitted without END_STREAM. They leave
     /// as the peer's flow-control windows allow; `queuedOutboundBytes` tells how many wait.
-    public func sendBody(streamID: Int32, _ bytes: some Collection<UInt8>) {
+    public func sendBody(streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
         guard let state = streams[streamID], !bytes.isEmpty else { return }
         switch state.outbound {
         case .open(let deferred):
@@ -51,6 +51,11 @@ extension HTTP2Session {
         case .idle, .finishing, .done:
             break
         }
+    }
+
+    /// `sendBody` for bytes in an array.
+    public func sendBody(streamID: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { sendBody(streamID: streamID, $0) }
     }
 
     /// Ends a stream's body, with trailer fields (lowercase names) if given and not empty.

@@ -36,7 +36,7 @@ final class HTTP2StreamState {
     /// Queues body bytes. A consumed prefix is dropped here, when more bytes come, rather than
     /// while framing: a queue that drains completely between two deliveries (the usual case)
     /// is never moved, and one that does not is moved at most once per delivery.
-    func enqueue(_ bytes: some Collection<UInt8>) {
+    func enqueue(_ bytes: UnsafeRawBufferPointer) {
         if queueStart == queue.count {
             queue.removeAll(keepingCapacity: true)
             queueStart = 0

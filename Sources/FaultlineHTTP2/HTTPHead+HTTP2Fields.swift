@@ -71,10 +71,15 @@ extension HTTPHead {
             }
             return !namesOtherFields
         }
+        // The lengths of the names to drop, as bits: most fields are compared with none of them.
+        var extraLengths: UInt64 = 0
+        for skipped in extra { extraLengths |= 1 << UInt64(min(skipped.utf8CodeUnitCount, 63)) }
         headers.forEachField { _, name, value in
             if Self.isConnectionSpecific(name) { return true }
-            for skipped in extra where skipped.utf8CodeUnitCount == name.count && ASCII.equalsIgnoringCase(name, skipped) {
-                return true
+            if extraLengths & (1 << UInt64(min(name.count, 63))) != 0 {
+                for skipped in extra where skipped.utf8CodeUnitCount == name.count && ASCII.equalsIgnoringCase(name, skipped) {
+                    return true
+                }
             }
             if namesOtherFields && connectionNames(name) { return true }
             // RFC 9113 §8.2.2: TE may only carry "trailers".
