@@ -1,5 +1,9 @@
 import Testing
-import FaultlineIO
+@testable import FaultlineIO
+import FaultlineTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("Socket address")
 struct SocketAddressTests {
@@ -40,5 +44,22 @@ struct SocketAddressTests {
         let c = try #require(SocketAddress(ip: "127.0.0.2", port: 81))
         #expect(a == b)
         #expect(Set([a, b, c]).count == 2)
+    }
+
+    /// The accepted peer's text is formatted without inet_ntop; it must read exactly as
+    /// inet_ntop's: every octet width, the extremes, and seeded random addresses.
+    @Test(arguments: [UInt64(7), 0x5EED])
+    func ipv4TextMatchesInetNtop(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var values: [UInt32] = [0, 0xFFFF_FFFF, 0x7F00_0001, 0x0A00_0001, 0xC0A8_64C8, 0x0909_6363, 0x6400_0A09]
+        for _ in 0..<2000 { values.append(UInt32.random(in: 0...UInt32.max, using: &random)) }
+        for value in values {
+            let address = in_addr(s_addr: value.bigEndian)
+            var raw = address
+            var buffer = [CChar](repeating: 0, count: 16)
+            _ = inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
+            let expected = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            #expect(SocketAddress.ipv4Text(address) == expected, "seed \(seed), address \(expected)")
+        }
     }
 }

@@ -25,6 +25,9 @@ public struct UpstreamConfig: Sendable, Equatable {
 
     /// TLS settings: non-nil exactly when the scheme is `https`.
     public let tls: UpstreamTLSConfig?
+    /// Whether this upstream was made for a forward-proxy request (its name is `host:port`,
+    /// which no configured upstream's may be). Stored: every exchange asks.
+    public let isForwarded: Bool
 
     /// Default for `max_idle_connections`.
     public static let defaultMaxIdleConnections = 64
@@ -44,6 +47,7 @@ public struct UpstreamConfig: Sendable, Equatable {
         httpProtocol: UpstreamProtocol = .http11
     ) {
         self.name = name
+        self.isForwarded = name.utf8.contains(UInt8(ascii: ":"))
         self.scheme = scheme
         self.host = host
         self.port = port
@@ -66,11 +70,6 @@ public struct UpstreamConfig: Sendable, Equatable {
         name.isEmpty
     }
 
-    /// Whether this upstream was made for a forward-proxy request (its name is `host:port`,
-    /// which no configured upstream's may be).
-    public var isForwarded: Bool {
-        name.utf8.contains(UInt8(ascii: ":"))
-    }
 
     /// Whether the proxy speaks TLS to this upstream.
     public var isTLS: Bool {
