@@ -15,6 +15,7 @@ public struct HTTPFieldsWriter: ~Copyable {
     /// Fields written so far.
     public private(set) var fieldCount = 0
 
+    @usableFromInline
     init(bytes: UnsafeMutableBufferPointer<UInt8>, fields: UnsafeMutableBufferPointer<HTTPHeaders.Field>) {
         self.bytes = bytes
         self.fields = fields
@@ -103,21 +104,36 @@ public struct HTTPFieldsWriter: ~Copyable {
     }
 }
 
+extension HTTPFieldsWriter {
+    /// Runs `body` on a writer over temporary room for at most `byteCapacity` bytes of field
+    /// lines and `fieldCapacity` fields (on the stack for a usual head), then hands `result`
+    /// the lines and fields written, valid for that call only. Inlinable: unspecialized, its
+    /// result type is looked up at run time on every call.
+    @inlinable
+    public static func withTemporaryRoom<R>(
+        byteCapacity: Int, fieldCapacity: Int, writing body: (inout HTTPFieldsWriter) -> Void,
+        _ result: (UnsafeRawBufferPointer, UnsafeBufferPointer<HTTPHeaders.Field>) -> R
+    ) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, byteCapacity)) { byteBuffer in
+            withUnsafeTemporaryAllocation(of: HTTPHeaders.Field.self, capacity: max(1, fieldCapacity)) { fieldBuffer in
+                var writer = HTTPFieldsWriter(bytes: byteBuffer, fields: fieldBuffer)
+                body(&writer)
+                return result(UnsafeRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(byteBuffer)[..<writer.byteCount]),
+                              UnsafeBufferPointer(rebasing: fieldBuffer[..<writer.fieldCount]))
+            }
+        }
+    }
+}
+
 extension HTTPHeaders {
     /// Fields written by `body` in one pass into room for at most `byteCapacity` bytes of
     /// field lines and `fieldCapacity` fields, then copied into the two arrays once. The room
-    /// is temporary (on the stack for a usual head): an array's own uninitialized-capacity
-    /// initializer is not specialized across modules and costs several hundred instructions.
+    /// is temporary: an array's own uninitialized-capacity initializer is not specialized
+    /// across modules and costs several hundred instructions.
     public init(byteCapacity: Int, fieldCapacity: Int, writing body: (inout HTTPFieldsWriter) -> Void) {
-        var bytes: [UInt8] = []
-        var fields: [Field] = []
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, byteCapacity)) { byteBuffer in
-            withUnsafeTemporaryAllocation(of: Field.self, capacity: max(1, fieldCapacity)) { fieldBuffer in
-                var writer = HTTPFieldsWriter(bytes: byteBuffer, fields: fieldBuffer)
-                body(&writer)
-                bytes = Array(UnsafeBufferPointer(rebasing: byteBuffer[..<writer.byteCount]))
-                fields = Array(UnsafeBufferPointer(rebasing: fieldBuffer[..<writer.fieldCount]))
-            }
+        let (bytes, fields) = HTTPFieldsWriter.withTemporaryRoom(byteCapacity: byteCapacity, fieldCapacity: fieldCapacity,
+                                                                 writing: body) { bytes, fields in
+            ([UInt8](bytes), [Field](fields))
         }
         self.init(bytes: bytes, fields: fields)
     }

@@ -7,13 +7,30 @@ extension HTTP2Session {
     /// `endStream` the body follows through `sendBody` and `finishBody`.
     public func submitResponse(streamID: Int32, fields: HTTPHeaders, endStream: Bool) throws(HTTP2Failure) {
         let state = try stream(streamID)
-        var provider = dataProvider()
-        let status = withNameValues(fields) { list in
-            endStream ? nghttp2_submit_response(session, streamID, list.baseAddress, list.count, nil)
-                : nghttp2_submit_response(session, streamID, list.baseAddress, list.count, &provider)
+        let status = withNameValues(fields) { submitResponse(streamID: streamID, $0, endStream: endStream) }
+        guard status == 0 else { throw Self.failure(status) }
+        state.outbound = endStream ? .done : .open(deferred: false)
+    }
+
+    /// `submitResponse` for fields that `body` writes into temporary room (at most
+    /// `byteCapacity` bytes of lines, `fieldCapacity` fields): no array is made for a head that
+    /// nghttp2 copies anyway.
+    public func submitResponse(streamID: Int32, byteCapacity: Int, fieldCapacity: Int, endStream: Bool,
+                               writing body: (inout HTTPFieldsWriter) -> Void) throws(HTTP2Failure) {
+        let state = try stream(streamID)
+        let status = HTTPFieldsWriter.withTemporaryRoom(byteCapacity: byteCapacity, fieldCapacity: fieldCapacity,
+                                                        writing: body) { lines, fields in
+            withNameValues(lines: lines, fields: fields) { submitResponse(streamID: streamID, $0, endStream: endStream) }
         }
         guard status == 0 else { throw Self.failure(status) }
         state.outbound = endStream ? .done : .open(deferred: false)
+    }
+
+    /// Hands nghttp2 a response head, with the data provider unless the stream ends with it.
+    private func submitResponse(streamID: Int32, _ list: UnsafeBufferPointer<nghttp2_nv>, endStream: Bool) -> Int32 {
+        guard !endStream else { return nghttp2_submit_response(session, streamID, list.baseAddress, list.count, nil) }
+        var provider = dataProvider()
+        return nghttp2_submit_response(session, streamID, list.baseAddress, list.count, &provider)
     }
 
     /// Queues a 1xx response head (server role); the final response follows.
@@ -171,16 +188,22 @@ extension HTTP2Session {
     /// pairs live on the stack for the call (nghttp2 copies them): one head is no heap allocation.
     private func withNameValues<R>(_ fields: HTTPHeaders, _ body: (UnsafeBufferPointer<nghttp2_nv>) -> R) -> R {
         fields.bytes.withUnsafeBytes { raw in
-            let base = UnsafeMutablePointer(mutating: raw.baseAddress?.assumingMemoryBound(to: UInt8.self))
-            return withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: fields.fields.count) { list in
-                for (index, field) in fields.fields.enumerated() {
-                    list.initializeElement(at: index, to: nghttp2_nv(
-                        name: base.map { $0 + Int(field.start) }, value: base.map { $0 + Int(field.valueStart) },
-                        namelen: Int(field.nameEnd - field.start), valuelen: Int(field.valueEnd - field.valueStart),
-                        flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
-                }
-                return body(UnsafeBufferPointer(list))
+            fields.fields.withUnsafeBufferPointer { withNameValues(lines: raw, fields: $0, body) }
+        }
+    }
+
+    /// `withNameValues` for field lines and entries in memory (`HTTPFieldsWriter`'s room).
+    private func withNameValues<R>(lines: UnsafeRawBufferPointer, fields: UnsafeBufferPointer<HTTPHeaders.Field>,
+                                   _ body: (UnsafeBufferPointer<nghttp2_nv>) -> R) -> R {
+        let base = UnsafeMutablePointer(mutating: lines.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        return withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: fields.count) { list in
+            for (index, field) in fields.enumerated() {
+                list.initializeElement(at: index, to: nghttp2_nv(
+                    name: base.map { $0 + Int(field.start) }, value: base.map { $0 + Int(field.valueStart) },
+                    namelen: Int(field.nameEnd - field.start), valuelen: Int(field.valueEnd - field.valueStart),
+                    flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
             }
+            return body(UnsafeBufferPointer(list))
         }
     }
 }

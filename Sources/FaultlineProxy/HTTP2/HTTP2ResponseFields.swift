@@ -8,34 +8,44 @@ enum HTTP2ResponseFields {
     /// The fields this type writes itself.
     private static let skipped: [StaticString] = ["content-length", "via"]
 
-    /// `:status` and the fields for `head`; `marker` adds X-Faultline-Fault. Written in one
-    /// pass into storage sized from the head: the field lines it keeps, the Via line (the
+    /// The room `write(_:framing:marker:into:)` needs at most: bytes of field lines and fields.
+    static func room(for head: HTTPHead, marker: String?) -> (bytes: Int, fields: Int) {
+        let viaBytes = viaBytes(of: head.headers)
+        // Via, Content-Length (20 digits at most) and the marker, each with its name and separators.
+        let extra = 24 + viaBytes + hop.utf8CodeUnitCount + 40 + (marker.map { $0.utf8.count + 24 } ?? 0)
+        return (head.http2ResponseFieldBytes + extra, head.headers.count + 4)
+    }
+
+    /// Writes `:status` and the fields for `head`; `marker` adds X-Faultline-Fault. One pass
+    /// into room sized by `room(for:marker:)`: the field lines it keeps, the Via line (the
     /// upstream's Via values joined, then this hop), the length and the marker.
-    static func forUpstreamHead(_ head: HTTPHead, framing: BodyFraming, marker: String?) -> HTTPHeaders {
-        var viaBytes = 0
-        head.headers.forEachField { _, name, value in
-            if name.count == 3, ASCII.equalsIgnoringCase(name, "via") { viaBytes += value.count + 2 }
-            return true
-        }
-        var marker = marker
+    static func write(_ head: HTTPHead, framing: BodyFraming, marker: String?, into out: inout HTTPFieldsWriter) {
         let length: UInt64? = switch framing {
         case .contentLength(let length): length
         // A bodiless answer (HEAD, 304) keeps the length declared for the representation.
         case .none: head.status >= 200 && head.status != 204 ? head.contentLength : nil
         case .chunked, .untilClose: nil
         }
-        // Via, Content-Length (20 digits at most) and the marker, each with its name and separators.
-        let extra = 24 + viaBytes + hop.utf8CodeUnitCount + 40 + (marker.map { $0.utf8.count + 24 } ?? 0)
-        return HTTPHeaders(byteCapacity: head.http2ResponseFieldBytes + extra, fieldCapacity: head.headers.count + 4) { out in
-            head.writeHTTP2ResponseFields(into: &out, skipping: skipped)
-            if viaBytes == 0 {
-                out.add(name: "via", value: hop)
-            } else {
-                addVia(joining: head.headers, byteCount: viaBytes, to: &out)
-            }
-            if let length { out.add(name: raw("content-length"), decimal: length) }
-            marker?.withUTF8 { out.add(name: raw("x-faultline-fault"), value: UnsafeRawBufferPointer($0)) }
+        head.writeHTTP2ResponseFields(into: &out, skipping: skipped)
+        let viaBytes = viaBytes(of: head.headers)
+        if viaBytes == 0 {
+            out.add(name: "via", value: hop)
+        } else {
+            addVia(joining: head.headers, byteCount: viaBytes, to: &out)
         }
+        if let length { out.add(name: raw("content-length"), decimal: length) }
+        var marker = marker
+        marker?.withUTF8 { out.add(name: raw("x-faultline-fault"), value: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The bytes of the upstream's Via values, with a separator each.
+    private static func viaBytes(of headers: HTTPHeaders) -> Int {
+        var total = 0
+        headers.forEachField { _, name, value in
+            if name.count == 3, ASCII.equalsIgnoringCase(name, "via") { total += value.count + 2 }
+            return true
+        }
+        return total
     }
 
     /// This hop in Via.

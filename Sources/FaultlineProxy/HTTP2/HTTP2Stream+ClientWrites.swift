@@ -15,8 +15,18 @@ extension HTTP2Stream: ExchangeClient {
         guard response == .notStarted else { return }
         traceResponse(head)
         let marker = shape.marked ? exchange.machine.setup.faultMarker : nil
-        let fields = HTTP2ResponseFields.forUpstreamHead(head, framing: shape.framing, marker: marker)
-        submit(fields, body: shape.framing == .none ? nil : [])
+        let room = HTTP2ResponseFields.room(for: head, marker: marker)
+        let endStream = shape.framing == .none
+        do {
+            try session.submitResponse(streamID: id, byteCapacity: room.bytes, fieldCapacity: room.fields, endStream: endStream) {
+                HTTP2ResponseFields.write(head, framing: shape.framing, marker: marker, into: &$0)
+            }
+        } catch {
+            response = .reset
+            return
+        }
+        response = endStream ? .ended : .streaming
+        connection.scheduleFlush()
     }
 
     /// A pacer hands its bytes to this stream (`writePaced`).
