@@ -55,26 +55,6 @@ public struct HTTPFieldsWriter: ~Copyable {
         }
     }
 
-    /// Appends every field of `headers` as it is: one copy of all their lines.
-    public mutating func add(contentsOf headers: HTTPHeaders) {
-        let lineBytes = headers.bytes.count
-        guard let start = bytes.baseAddress, headers.count <= fields.count - fieldCount, lineBytes <= bytes.count - byteCount else {
-            assertionFailure("a field section outgrew the room reserved for it")
-            return
-        }
-        headers.bytes.withUnsafeBytes { lines in
-            if let source = lines.baseAddress { UnsafeMutableRawPointer(start + byteCount).copyMemory(from: source, byteCount: lineBytes) }
-        }
-        let shift = Int32(byteCount)
-        for field in headers.fields {
-            fields.initializeElement(at: fieldCount, to: HTTPHeaders.Field(
-                start: field.start + shift, nameEnd: field.nameEnd + shift,
-                valueStart: field.valueStart + shift, valueEnd: field.valueEnd + shift))
-            fieldCount += 1
-        }
-        byteCount += lineBytes
-    }
-
     /// Appends `name: value` for literals.
     public mutating func add(name: StaticString, value: StaticString) {
         add(name: UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount),

@@ -27,6 +27,10 @@ extension HTTP2HeaderBlock {
                 guard HTTPAuthority(authority) != nil else { return .invalidAuthority }
                 guard hostFieldsAgree(with: authority) else { return .hostConflictsWithAuthority }
             }
+            if takesFieldsAsTheyAre(authority: authority) {
+                head.headers = fields
+                return nil
+            }
             // The Host line from :authority, then the fields: a kept line is as long as it was,
             // and joined cookie crumbs are shorter than their lines.
             head.headers = HTTPHeaders(byteCapacity: fields.bytes.count + (authority?.count ?? 0) + 8,
@@ -74,24 +78,31 @@ extension HTTP2HeaderBlock {
         return agrees
     }
 
-    /// The regular fields in order, cookie crumbs joined where the first one was (RFC 9113
-    /// §8.2.3). The common block (no Host field to drop, at most one cookie) is one copy.
-    private func writeRegularFields(into writer: inout HTTPFieldsWriter, dropHost: Bool) {
-        var cookies = 0
-        var cookieBytes = 0
+    /// Whether the head takes `fields` as they are: the Host field (from `:authority`, or the
+    /// client's without one) already first or absent as it should be, no Host field of the
+    /// client's to fold in, and at most one cookie field (nothing to join).
+    private func takesFieldsAsTheyAre(authority: UnsafeRawBufferPointer?) -> Bool {
+        if authority != nil && !hostFromAuthority { return false }
         var hosts = 0
-        fields.forEachField { _, name, value in
-            if name.count == 6, ASCII.equalsIgnoringCase(name, "cookie") {
-                cookies += 1
-                cookieBytes += value.count + 2
-            } else if name.count == 4, ASCII.equalsIgnoringCase(name, "host") {
+        var cookies = 0
+        fields.forEachField { _, name, _ in
+            if name.count == 4, ASCII.equalsIgnoringCase(name, "host") {
                 hosts += 1
+            } else if name.count == 6, ASCII.equalsIgnoringCase(name, "cookie") {
+                cookies += 1
             }
             return true
         }
-        guard cookies > 1 || (dropHost && hosts > 0) else {
-            writer.add(contentsOf: fields)
-            return
+        return cookies <= 1 && (authority == nil || hosts == 1)
+    }
+
+    /// The regular fields in order, cookie crumbs joined where the first one was (RFC 9113
+    /// §8.2.3); with `dropHost`, without Host fields (the one from `:authority` is written first).
+    private func writeRegularFields(into writer: inout HTTPFieldsWriter, dropHost: Bool) {
+        var cookieBytes = 0
+        fields.forEachField { _, name, value in
+            if name.count == 6, ASCII.equalsIgnoringCase(name, "cookie") { cookieBytes += value.count + 2 }
+            return true
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: cookieBytes) { cookie in
             var cookieCount = 0

@@ -29,8 +29,13 @@ public struct HTTP2HeaderBlock: Sendable {
     public var extendedProtocol: [UInt8]? { pseudoValue(pseudo.extendedProtocol) }
     /// `:status` as a number (responses).
     public var status: Int?
-    /// The regular fields in arrival order (lowercase names, as HTTP/2 requires).
+    /// The regular fields in arrival order (lowercase names, as HTTP/2 requires). With
+    /// `:authority`, a `host` field carrying its value comes first (`hostFromAuthority`): the
+    /// field an HTTP/1 head needs (RFC 9113 §8.3.1), written where the request's fields are
+    /// gathered so that a request head takes them as they are.
     public var fields: HTTPHeaders
+    /// Whether `fields` starts with the `host` field made from `:authority`.
+    public private(set) var hostFromAuthority = false
     /// Whether END_STREAM came with this block: no body follows.
     public var endsStream: Bool
 
@@ -60,6 +65,12 @@ public struct HTTP2HeaderBlock: Sendable {
             pseudo.scheme = appendPseudo(value)
         } else if name.count == 10 && ASCII.equalsIgnoringCase(name, ":authority") {
             pseudo.authority = appendPseudo(value)
+            // Pseudo-header fields precede the regular ones (nghttp2 refuses a block where they
+            // do not), so this is the first field; a second :authority is refused the same way.
+            if !hostFromAuthority && fields.count == 0 {
+                fields.add(name: HTTPHead.raw("host"), value: value)
+                hostFromAuthority = true
+            }
         } else if name.count == 5 && ASCII.equalsIgnoringCase(name, ":path") {
             pseudo.path = appendPseudo(value)
         } else if name.count == 9 && ASCII.equalsIgnoringCase(name, ":protocol") {

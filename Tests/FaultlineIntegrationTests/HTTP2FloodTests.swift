@@ -53,10 +53,12 @@ struct HTTP2FloodTests {
         let response = HTTP2ConformanceStack.frames(within, stream: 1)
         #expect(response.contains { $0["name"] as? String == "HEADERS" }, "\(within)")
         #expect(response.contains { ($0["flags"] as? [String])?.contains("END_STREAM") == true } && within["goaway"] is NSNull, "\(within)")
-        let flood = try await stack.probe([["do": "continuation_flood", "label": "flood", "count": 2000, "path": "/flooded"],
+        // Twenty-five are five past it: the connection ends before the block does. (How many of
+        // a larger flood the client writes before it sees the close depends on the machine's
+        // load, so the count is not what is checked.)
+        let flood = try await stack.probe([["do": "continuation_flood", "label": "flood", "count": 25, "path": "/flooded"],
                                            ["do": "wait", "for": "close"]], ["final_wait": false])
         #expect(flood.goaway?.name == "ENHANCE_YOUR_CALM" && flood.closed, "\(flood)")
-        #expect((flood.stream(labelled: "flood")?.continuationFramesSent ?? 0) < 2000, "\(flood)")
         #expect(stack.origin.requests(to: "/continued").count == 1 && stack.origin.requests(to: "/flooded").isEmpty)
         #expect(try await stack.freshConnectionServes())
     }
