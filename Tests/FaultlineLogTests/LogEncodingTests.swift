@@ -76,6 +76,28 @@ struct LogEncodingTests {
         #expect(object["url.path"] as? String == "/p\u{0}ath")
     }
 
+    /// Every byte that must be escaped, at every position of the eight-byte words the writer
+    /// checks at once and in the tail after them, round-trips through a JSON parser.
+    @Test(arguments: [UInt64(11), 0xC0FFEE])
+    func everyEscapedCharacterAtEveryPositionRoundTrips(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let specials: [String] = ["\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}", "é", "€"]
+        let wide = LogPolicy(options: LogOptions(headers: true, bodies: true, headerValueMaxBytes: 10_000, bodyMaxBytes: 10_000))
+        for length in 0..<40 {
+            for special in specials {
+                let position = length == 0 ? 0 : Int.random(in: 0...length, using: &random)
+                let plain = String(repeating: "a", count: length)
+                let value = String(plain.prefix(position)) + special + String(plain.dropFirst(position))
+                var record = LogRecord(kind: .error)
+                record.route = value
+                record.setMessage(plain + " ~ ", policy: wide)
+                let object = try JSONObject.parse(JSONLineEncoder.encode(record))
+                #expect(object["faultline.route"] as? String == value, "seed \(seed) length \(length) position \(position)")
+                #expect(object["faultline.message"] as? String == plain + " ~ ", "seed \(seed) length \(length)")
+            }
+        }
+    }
+
     /// Values around the longest one written in one piece with its key, and a line far past
     /// the writer's first buffer, come out whole and in order.
     @Test func longValuesAndLongLinesComeOutWhole() throws {

@@ -5,7 +5,9 @@
 public enum JSONLineEncoder {
     /// The record's line, ending in `\n`; `scope` leaves out headers and/or bodies.
     public static func encode(_ record: LogRecord, scope: LogLineScope = .all) -> [UInt8] {
-        var writer = JSONWriter(capacity: 1024)
+        // Room for a usual line at once: growing the buffer midway costs a copy of the line.
+        let headerRoom = scope.headers ? (record.requestHeaders.count + record.responseHeaders.count) * 96 : 0
+        var writer = JSONWriter(capacity: 1024 + headerRoom)
         writer.begin()
         writer.member("time", time: record.time)
         writer.member("kind", record.kind.rawValue)
@@ -97,23 +99,25 @@ public enum JSONLineEncoder {
     }
 
     /// Headers as OpenTelemetry string arrays, one key per name (repeated fields grouped,
-    /// in first-seen order). Messages have few headers: a linear scan beats hashing.
+    /// in first-seen order). Messages have few headers: a linear scan beats hashing. Each field
+    /// is compared only with the fields after it that are not written yet, and names of
+    /// another length are told apart without a String comparison.
     private static func headers(_ fields: [LogField], prefix: StaticString, _ writer: inout JSONWriter) {
-        for (index, field) in fields.enumerated() {
-            var seen = false
-            for earlier in 0..<index where fields[earlier].name == field.name {
-                seen = true
-                break
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(1, fields.count)) { lengths in
+            for index in fields.indices { lengths[index] = fields[index].name.utf8.count }
+            for index in fields.indices where lengths[index] >= 0 {
+                let field = fields[index]
+                writer.key(prefix, suffix: field.name)
+                writer.out.append(UInt8(ascii: "["))
+                writer.string(field.value)
+                for later in (index + 1)..<max(index + 1, fields.count)
+                where lengths[later] == lengths[index] && fields[later].name == field.name {
+                    writer.out.append(UInt8(ascii: ","))
+                    writer.string(fields[later].value)
+                    lengths[later] = -1
+                }
+                writer.out.append(UInt8(ascii: "]"))
             }
-            if seen { continue }
-            writer.key(prefix, suffix: field.name)
-            writer.out.append(UInt8(ascii: "["))
-            writer.string(field.value)
-            for later in (index + 1)..<max(index + 1, fields.count) where fields[later].name == field.name {
-                writer.out.append(UInt8(ascii: ","))
-                writer.string(fields[later].value)
-            }
-            writer.out.append(UInt8(ascii: "]"))
         }
     }
 }

@@ -5,23 +5,39 @@ import FaultlineHTTP
 /// of the name and no hashing for the headers nearly every message carries. A name not found
 /// here takes `Redactor.redactHeader`'s full path, which decides the same way.
 struct VerbatimHeaderNames: Sendable {
-    /// The names of one length: their lowercase bytes back to back, and the names themselves.
-    private struct Bucket: Sendable {
-        var bytes: [UInt8] = []
-        var names: [String] = []
-    }
-
-    /// Indexed by name length.
-    private let buckets: [Bucket]
+    /// Every name's lowercase bytes, back to back, shorter names first.
+    private let spellings: [UInt8]
+    /// The names, in the order of `spellings`.
+    private let names: [String]
+    /// Where each name's bytes start in `spellings`.
+    private let offsets: [Int]
+    /// For each length (the index), the range of `names` of that length. Flat arrays of plain
+    /// values: a lookup reads them without reference counting.
+    private let byLength: [Range<Int>]
 
     /// The names of `lowercaseSpellings` for which `isVerbatim` holds (given normalised).
     init(lowercaseSpellings: [String], isVerbatim: (String) -> Bool) {
-        var table = [Bucket](repeating: Bucket(), count: 33)
-        for name in lowercaseSpellings where name.utf8.count < table.count && isVerbatim(RedactionName.normalize(name)) {
-            table[name.utf8.count].bytes += Array(name.utf8)
-            table[name.utf8.count].names.append(name)
+        var buckets = [[String]](repeating: [], count: 33)
+        for name in lowercaseSpellings where name.utf8.count < buckets.count && isVerbatim(RedactionName.normalize(name)) {
+            buckets[name.utf8.count].append(name)
         }
-        buckets = table
+        var spellings: [UInt8] = []
+        var names: [String] = []
+        var offsets: [Int] = []
+        var byLength: [Range<Int>] = []
+        for bucket in buckets {
+            let first = names.count
+            for name in bucket {
+                offsets.append(spellings.count)
+                spellings += Array(name.utf8)
+                names.append(name)
+            }
+            byLength.append(first..<names.count)
+        }
+        self.spellings = spellings
+        self.names = names
+        self.offsets = offsets
+        self.byLength = byLength
     }
 
     /// The lowercase spelling of `name` when it is one of these names, else nil.
@@ -32,15 +48,23 @@ struct VerbatimHeaderNames: Sendable {
 
     /// The lowercase spelling of the name `input` holds when it is one of these names, else nil.
     func lowercased(bytes input: UnsafeRawBufferPointer) -> String? {
-        guard input.count < buckets.count else { return nil }
-        let bucket = buckets[input.count]
-        return bucket.bytes.withUnsafeBytes { spellings -> String? in
-            for index in bucket.names.indices {
-                let start = index * input.count
-                let spelling = UnsafeRawBufferPointer(rebasing: spellings[start..<(start + input.count)])
-                if ASCII.equalsIgnoringCase(input, lowercase: spelling) { return bucket.names[index] }
+        let length = input.count
+        guard length > 0, length < byLength.count else { return nil }
+        // The first byte rules out most candidates before a whole comparison.
+        let first = ASCII.lower(input[0])
+        let candidates = byLength[length]
+        let found = spellings.withUnsafeBytes { spellings -> Int? in
+            offsets.withUnsafeBufferPointer { offsets -> Int? in
+                for index in candidates {
+                    let start = offsets[index]
+                    if spellings[start] == first,
+                       ASCII.equalsIgnoringCase(input, lowercase: UnsafeRawBufferPointer(rebasing: spellings[start..<(start + length)])) {
+                        return index
+                    }
+                }
+                return nil
             }
-            return nil
         }
+        return found.map { names[$0] }
     }
 }
