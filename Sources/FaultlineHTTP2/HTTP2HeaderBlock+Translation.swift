@@ -23,11 +23,14 @@ extension HTTP2HeaderBlock {
         }
         let violation: HTTP2MessageViolation? = pseudoBytes.withUnsafeBytes { pseudoRaw in
             let authority = pseudo.authority.map { UnsafeRawBufferPointer(rebasing: pseudoRaw[$0]) }
+            let survey = surveyFields(authority: authority)
             if let authority {
                 guard HTTPAuthority(authority) != nil else { return .invalidAuthority }
-                guard hostFieldsAgree(with: authority) else { return .hostConflictsWithAuthority }
+                guard survey.hostsAgree else { return .hostConflictsWithAuthority }
             }
-            if takesFieldsAsTheyAre(authority: authority) {
+            if survey.cookies <= 1 && (authority == nil || (hostFromAuthority && survey.hosts == 1)) {
+                // The Host field (from :authority, or the client's without one) is already where it
+                // belongs, and there is no cookie to join: the head takes the fields as they are.
                 head.headers = fields
                 return nil
             }
@@ -68,32 +71,23 @@ extension HTTP2HeaderBlock {
         return head
     }
 
-    /// Every Host field must name the same authority as `:authority` (case-insensitively).
-    private func hostFieldsAgree(with authority: UnsafeRawBufferPointer) -> Bool {
-        var agrees = true
-        fields.forEachField { _, name, value in
-            if name.count == 4, ASCII.equalsIgnoringCase(name, "host") { agrees = ASCII.equalsIgnoringCase(value, authority) }
-            return agrees
-        }
-        return agrees
-    }
-
-    /// Whether the head takes `fields` as they are: the Host field (from `:authority`, or the
-    /// client's without one) already first or absent as it should be, no Host field of the
-    /// client's to fold in, and at most one cookie field (nothing to join).
-    private func takesFieldsAsTheyAre(authority: UnsafeRawBufferPointer?) -> Bool {
-        if authority != nil && !hostFromAuthority { return false }
+    /// One pass over the fields: how many Host and Cookie fields there are, and whether every
+    /// Host field names the same authority as `:authority` (case-insensitively; the one made
+    /// from it does by construction).
+    private func surveyFields(authority: UnsafeRawBufferPointer?) -> (hosts: Int, cookies: Int, hostsAgree: Bool) {
         var hosts = 0
         var cookies = 0
-        fields.forEachField { _, name, _ in
+        var agree = true
+        fields.forEachField { index, name, value in
             if name.count == 4, ASCII.equalsIgnoringCase(name, "host") {
                 hosts += 1
+                if let authority, !(index == 0 && hostFromAuthority) { agree = agree && ASCII.equalsIgnoringCase(value, authority) }
             } else if name.count == 6, ASCII.equalsIgnoringCase(name, "cookie") {
                 cookies += 1
             }
             return true
         }
-        return cookies <= 1 && (authority == nil || hosts == 1)
+        return (hosts, cookies, agree)
     }
 
     /// The regular fields in order, cookie crumbs joined where the first one was (RFC 9113

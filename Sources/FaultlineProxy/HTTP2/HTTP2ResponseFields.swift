@@ -8,18 +8,20 @@ enum HTTP2ResponseFields {
     /// The fields this type writes itself.
     private static let skipped: [StaticString] = ["content-length", "via"]
 
-    /// The room `write(_:framing:marker:into:)` needs at most: bytes of field lines and fields.
-    static func room(for head: HTTPHead, marker: String?) -> (bytes: Int, fields: Int) {
+    /// The room `write(_:framing:marker:viaBytes:into:)` needs at most: bytes of field lines and
+    /// fields; and the bytes of the upstream's Via values, which it joins.
+    static func room(for head: HTTPHead, marker: String?) -> (bytes: Int, fields: Int, viaBytes: Int) {
         let viaBytes = viaBytes(of: head.headers)
         // Via, Content-Length (20 digits at most) and the marker, each with its name and separators.
         let extra = 24 + viaBytes + hop.utf8CodeUnitCount + 40 + (marker.map { $0.utf8.count + 24 } ?? 0)
-        return (head.http2ResponseFieldBytes + extra, head.headers.count + 4)
+        return (head.http2ResponseFieldBytes + extra, head.headers.count + 4, viaBytes)
     }
 
     /// Writes `:status` and the fields for `head`; `marker` adds X-Faultline-Fault. One pass
-    /// into room sized by `room(for:marker:)`: the field lines it keeps, the Via line (the
-    /// upstream's Via values joined, then this hop), the length and the marker.
-    static func write(_ head: HTTPHead, framing: BodyFraming, marker: String?, into out: inout HTTPFieldsWriter) {
+    /// into room sized by `room(for:marker:)`, which gives `viaBytes` too: the field lines it
+    /// keeps, the Via line (the upstream's Via values joined, then this hop), the length and
+    /// the marker.
+    static func write(_ head: HTTPHead, framing: BodyFraming, marker: String?, viaBytes: Int, into out: inout HTTPFieldsWriter) {
         let length: UInt64? = switch framing {
         case .contentLength(let length): length
         // A bodiless answer (HEAD, 304) keeps the length declared for the representation.
@@ -27,7 +29,6 @@ enum HTTP2ResponseFields {
         case .chunked, .untilClose: nil
         }
         head.writeHTTP2ResponseFields(into: &out, skipping: skipped)
-        let viaBytes = viaBytes(of: head.headers)
         if viaBytes == 0 {
             out.add(name: "via", value: hop)
         } else {

@@ -19,7 +19,7 @@ extension HTTP2Stream: ExchangeClient {
         let endStream = shape.framing == .none
         do {
             try session.submitResponse(streamID: id, byteCapacity: room.bytes, fieldCapacity: room.fields, endStream: endStream) {
-                HTTP2ResponseFields.write(head, framing: shape.framing, marker: marker, into: &$0)
+                HTTP2ResponseFields.write(head, framing: shape.framing, marker: marker, viaBytes: room.viaBytes, into: &$0)
             }
         } catch {
             response = .reset
