@@ -114,6 +114,7 @@ start() {
   "$@" >"$WORK/$name.log" 2>&1 &
   LAST_PID=$!
   STARTED_PIDS+=("$LAST_PID")
+  STARTED_NAMES[$LAST_PID]=$name
 }
 
 # show_log NAME : the last lines of NAME's output and error log.
@@ -189,6 +190,7 @@ make_workdir() {
   WORK=$(mktemp -d "/tmp/faultline-$1.XXXXXX")
   chmod 755 "$WORK"            # nginx workers may run as an unprivileged user
   STARTED_PIDS=()
+  declare -gA STARTED_NAMES=()
   trap cleanup EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
@@ -226,7 +228,14 @@ stop_wait() {
     pkill -KILL -P "$pid" 2>/dev/null || true
     kill -KILL "$pid" 2>/dev/null || true
   fi
-  { wait "$pid"; } 2>/dev/null || true
+  local status=0
+  { wait "$pid"; } 2>/dev/null || status=$?
+  # A server that died of a signal other than the ones sent to stop it crashed: say which one
+  # and keep the run's directory, with its log.
+  if ((status > 128)) && [[ $((status - 128)) != 15 && $((status - 128)) != 2 && -z $STOP_KILLED ]]; then
+    log "process $pid (${STARTED_NAMES[$pid]:-unnamed}) died of signal $((status - 128)); keeping $WORK"
+    BENCH_KEEP=1
+  fi
 }
 
 # stop PID [SIGNAL] : SIGNAL (default TERM), wait, and forget the process (so cleanup never
