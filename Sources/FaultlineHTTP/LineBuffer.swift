@@ -6,7 +6,8 @@
 @usableFromInline
 package struct LineBuffer: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
-    @usableFromInline var capacity: Int
+    /// How many bytes fit before the buffer grows.
+    @usableFromInline package internal(set) var capacity: Int
     /// Bytes written so far.
     @usableFromInline package internal(set) var count = 0
 
@@ -62,6 +63,12 @@ package struct LineBuffer: ~Copyable {
     @inlinable @inline(__always)
     package mutating func append(_ text: StaticString) {
         append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Forgets every byte, keeping the memory.
+    @inlinable
+    package mutating func removeAll() {
+        count = 0
     }
 
     /// Drops the last `n` bytes (at most all of them).

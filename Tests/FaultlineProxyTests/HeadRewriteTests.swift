@@ -17,6 +17,40 @@ struct HeadRewriteTests {
 
     private let upstream = UpstreamConfig(name: "o", host: "origin.internal", port: 8081)
 
+    /// A loop composes every head in one scratch buffer: a head written after a larger one (and
+    /// after one that outgrew what the buffer keeps) carries nothing of it.
+    @Test func headsComposedInOneScratchBufferCarryNothingOfTheLastOne() throws {
+        let scratch = HeadScratch()
+        let big = try #require(head("GET /big HTTP/1.1\r\nHost: app.example\r\nX-Big: " + String(repeating: "b", count: 20_000)
+            + "\r\n\r\n"))
+        let small = try #require(head("GET /s HTTP/1.1\r\nHost: a.example\r\n\r\n"))
+        let alone = RequestHeadWriter.upstreamHead(for: small, framing: .none, clientIP: "1.2.3.4", scheme: "http", upstream: upstream,
+                                                   upgrade: false)
+        for first in [big, small] {
+            _ = RequestHeadWriter.upstreamHead(for: first, framing: .none, clientIP: "9.9.9.9", scheme: "http", upstream: upstream,
+                                               upgrade: false, scratch: scratch)
+            let after = RequestHeadWriter.upstreamHead(for: small, framing: .none, clientIP: "1.2.3.4", scheme: "http",
+                                                       upstream: upstream, upgrade: false, scratch: scratch)
+            #expect(after == alone, "\(String(decoding: after, as: UTF8.self))")
+        }
+        #expect(scratch.buffer.capacity <= HeadScratch.keptBytes * 4)
+        let short = try #require(head("HTTP/1.1 204 No Content\r\nX-A: 1\r\n\r\n", kind: .response))
+        var expected: [UInt8] = []
+        ResponseHeadWriter.appendClientHead(for: short, framing: .none, keepAlive: true, clientMinorVersion: 1, upgrade: false,
+                                            into: &expected)
+        for size in [1_000, 20_000] {
+            let response = try #require(head("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Big: "
+                + String(repeating: "r", count: size) + "\r\nContent-Length: 2\r\n\r\nok", kind: .response))
+            var out: [UInt8] = []
+            ResponseHeadWriter.appendClientHead(for: response, framing: .contentLength(2), keepAlive: true, clientMinorVersion: 1,
+                                                upgrade: false, into: &out, scratch: scratch)
+            out = []
+            ResponseHeadWriter.appendClientHead(for: short, framing: .none, keepAlive: true, clientMinorVersion: 1, upgrade: false,
+                                                into: &out, scratch: scratch)
+            #expect(out == expected, "after a \(size)-byte field: \(String(decoding: out.prefix(200), as: UTF8.self))")
+        }
+    }
+
     @Test func requestDropsHopByHopAndAddsForwardingFields() throws {
         let request = try #require(head("POST /a?b=1 HTTP/1.1\r\nHost: app.example\r\nConnection: keep-alive, X-Hop\r\n"
             + "X-Hop: secret\r\nKeep-Alive: 5\r\nTE: trailers\r\nProxy-Connection: x\r\nUpgrade: h2c\r\n"

@@ -70,6 +70,7 @@ extension ExchangeHost {
                                       sessions: context.state.sessions, now: context.loop.now,
                                       scenarios: context.state.scenarios)
         starter.destination = forwardDestination
+        starter.headScratch = context.headScratch
         let exchange = starter.start(head, trace: trace, membership: membership, mayKeepAlive: mayKeepAlive, body: body)
         exchange.startedAt = startedAt
         adopt(exchange)

@@ -21,6 +21,8 @@ struct ExchangeStarter {
     let scenarios: ScenarioBoard?
     /// The host a forward-proxy client asked for; nil on a reverse-proxy listener.
     var destination: ForwardDestination?
+    /// The loop's memory to compose an HTTP/1 upstream head in; nil where there is no loop.
+    var headScratch: HeadScratch?
 
     init(snapshot: ConfigSnapshot, clientIP: String, scheme: StaticString, sessions: SessionRegistry = SessionRegistry(),
          now: UInt64 = 0, scenarios: ScenarioBoard? = nil) {
@@ -119,7 +121,7 @@ struct ExchangeStarter {
         guard upstream.httpProtocol != .http11 else {
             return .http1(RequestHeadWriter.upstreamHead(for: head, framing: framing, clientIP: clientIP, scheme: scheme,
                                                          upstream: upstream, upgrade: head.isUpgrade, requestID: requestID,
-                                                         dropping: dropped))
+                                                         dropping: dropped, scratch: headScratch))
         }
         let value = RequestHeadWriter.upstreamHeadValue(for: head, framing: framing, clientIP: clientIP, scheme: scheme,
                                                         upstream: upstream, upgrade: head.isUpgrade, requestID: requestID,

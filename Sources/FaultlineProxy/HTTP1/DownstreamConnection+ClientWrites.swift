@@ -20,7 +20,8 @@ extension DownstreamConnection: ExchangeClient {
             swap(&bytes, &headBuffer)
         }
         ResponseHeadWriter.appendClientHead(for: head, framing: shape.framing, keepAlive: shape.keepAlive,
-                                            clientMinorVersion: minor, upgrade: shape.upgrade, into: &bytes)
+                                            clientMinorVersion: minor, upgrade: shape.upgrade, into: &bytes,
+                                            scratch: context.headScratch)
         if shape.upgrade {
             socket.write(bytes)
             return

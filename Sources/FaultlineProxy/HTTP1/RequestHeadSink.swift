@@ -25,13 +25,18 @@ protocol RequestHeadSink: ~Copyable {
 struct HTTP1RequestHeadSink: RequestHeadSink, ~Copyable {
     private var out: LineBuffer
 
-    /// A sink with room for `capacity` bytes before it grows.
-    init(capacity: Int) {
-        out = LineBuffer(capacity: capacity)
+    /// A sink writing into `buffer` (emptied), with room for `capacity` bytes before it grows.
+    init(buffer: consuming LineBuffer, capacity: Int) {
+        buffer.removeAll()
+        buffer.reserve(capacity)
+        out = buffer
     }
 
     /// The head's bytes.
     var bytes: [UInt8] { out.array }
+
+    /// The buffer, for the next head.
+    consuming func release() -> LineBuffer { out }
 
     mutating func requestLine(method: String, target: [UInt8]) {
         HTTP1Encoder.appendRequestLine(method: method, target: target, into: &out)

@@ -10,16 +10,22 @@ import FaultlineConfig
 enum RequestHeadWriter {
     /// The upstream request head bytes for `head`, whose body is forwarded with `framing`.
     /// With `requestID` the client's X-Request-ID (if any) is replaced by it.
+    /// `scratch` is the loop's memory to compose it in (one of its own without it).
     static func upstreamHead(for head: HTTPHead, framing: BodyFraming, clientIP: String, scheme: StaticString,
                              upstream: UpstreamConfig, upgrade: Bool, requestID: String? = nil,
-                             dropping dropped: [String] = []) -> [UInt8] {
+                             dropping dropped: [String] = [], scratch: HeadScratch? = nil) -> [UInt8] {
         // Room for everything added below (Host, X-Forwarded-*, Via, the request ID, framing),
         // so the head is composed without regrowing.
-        var sink = HTTP1RequestHeadSink(capacity: head.headers.bytes.count * 2 + head.target.count + head.method.utf8.count
-                                        + upstream.hostHeaderValue.utf8.count + clientIP.utf8.count + (requestID?.utf8.count ?? 0) + 256)
-        write(head, framing: framing, clientIP: clientIP, scheme: scheme, upstream: upstream, upgrade: upgrade,
-              requestID: requestID, dropping: dropped, into: &sink)
-        return sink.bytes
+        let capacity = head.headers.bytes.count * 2 + head.target.count + head.method.utf8.count
+            + upstream.hostHeaderValue.utf8.count + clientIP.utf8.count + (requestID?.utf8.count ?? 0) + 256
+        return (scratch ?? HeadScratch()).compose { buffer in
+            var sink = HTTP1RequestHeadSink(buffer: consume buffer, capacity: capacity)
+            write(head, framing: framing, clientIP: clientIP, scheme: scheme, upstream: upstream, upgrade: upgrade,
+                  requestID: requestID, dropping: dropped, into: &sink)
+            let bytes = sink.bytes
+            buffer = sink.release()
+            return bytes
+        }
     }
 
     /// The same head as an HTTP/1.1 head value (method, target, fields), for a leg that

@@ -16,12 +16,21 @@ enum ResponseHeadWriter {
     }
 
     /// `clientHead`, appended to `out` (a connection's reused buffer). The fields are composed
-    /// in memory of their own and appended to `out` at once.
+    /// in `scratch` (the loop's; one of its own without it) and appended to `out` at once.
     static func appendClientHead(for head: HTTPHead, framing: BodyFraming, keepAlive: Bool, clientMinorVersion: Int,
-                                 upgrade: Bool, into out: inout [UInt8]) {
+                                 upgrade: Bool, into out: inout [UInt8], scratch: HeadScratch? = nil) {
         out.reserveCapacity(out.count + head.headers.bytes.count + head.reason.count + 192)
         HTTP1Encoder.appendStatusLine(status: head.status, reason: head.reason, into: &out)
-        var fields = LineBuffer(capacity: head.headers.bytes.count + 128)
+        (scratch ?? HeadScratch()).compose { fields in
+            appendFields(of: head, framing: framing, keepAlive: keepAlive, clientMinorVersion: clientMinorVersion,
+                         upgrade: upgrade, into: &fields)
+            fields.withBytes { out.append(contentsOf: $0) }
+        }
+    }
+
+    /// The fields of the client head and the blank line that ends it.
+    private static func appendFields(of head: HTTPHead, framing: BodyFraming, keepAlive: Bool, clientMinorVersion: Int,
+                                     upgrade: Bool, into fields: inout LineBuffer) {
         let hopByHop = HopByHop(head.headers)
         var via: Range<Int>?
         let headers = head.headers
@@ -52,7 +61,6 @@ enum ResponseHeadWriter {
             fields.append("Connection: keep-alive\r\n")
         }
         fields.append("\r\n")
-        fields.withBytes { out.append(contentsOf: $0) }
     }
 
     /// The one framing field for `framing`. A bodiless answer (HEAD, 304) keeps the length

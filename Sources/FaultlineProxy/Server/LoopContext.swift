@@ -24,6 +24,8 @@ final class LoopContext: @unchecked Sendable {
     }
     /// Idle upstream connections.
     let pool = UpstreamPool()
+    /// Where this loop composes HTTP/1 heads.
+    let headScratch = HeadScratch()
     /// HTTP/2 upstream connections (`protocol: h2` or `h2c`), shared by this loop's exchanges.
     let http2Upstreams = HTTP2UpstreamRegistry()
     /// Hosts forward-proxy clients asked for, resolved off the loop.
