@@ -61,61 +61,20 @@ public struct HTTPHeaders: Sendable {
         fields.append(Field(start: start, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd))
     }
 
-    /// Appends a field from raw bytes, the name lowercased when `lowercasingName` is set (the
-    /// HTTP/2 translation's hot path: concrete, so no generic dispatch per byte). A line of up
-    /// to `composedLineLimit` bytes is composed on the stack and appended once: each append to
-    /// the array costs about a hundred instructions, and a head has a dozen fields or more.
+    /// Appends a field from raw bytes (HTTP/2 request fields, synthesized ones), the name
+    /// lowercased when `lowercasingName` is set. The line is written by an `HTTPFieldsWriter`
+    /// in temporary room and appended once: each append to the arrays costs about a hundred
+    /// instructions, and a head has a dozen fields or more.
     public mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lowercasingName: Bool = false) {
-        let lineLength = name.count + value.count + 4
-        guard lineLength <= Self.composedLineLimit else {
-            addPiecewise(name: name, value: value, lowercasingName: lowercasingName)
-            return
-        }
-        let start = bytes.count
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: lineLength) { line in
-            guard let base = line.baseAddress else { return }
-            if let source = name.baseAddress {
-                if lowercasingName {
-                    for index in 0..<name.count { base[index] = ASCII.lower(name[index]) }
-                } else {
-                    UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: name.count)
-                }
-            }
-            base[name.count] = UInt8(ascii: ":")
-            base[name.count + 1] = UInt8(ascii: " ")
-            if let source = value.baseAddress {
-                UnsafeMutableRawPointer(base + name.count + 2).copyMemory(from: source, byteCount: value.count)
-            }
-            base[lineLength - 2] = 13
-            base[lineLength - 1] = 10
-            bytes.append(contentsOf: UnsafeBufferPointer(line))
-        }
-        let valueStart = start + name.count + 2
-        fields.append(Field(start: Int32(start), nameEnd: Int32(start + name.count), valueStart: Int32(valueStart),
-                            valueEnd: Int32(valueStart + value.count)))
-    }
-
-    /// The longest field line `add(name:value:lowercasingName:)` composes on the stack.
-    private static let composedLineLimit = 1024
-
-    /// `add(name:value:lowercasingName:)` for a long line: appended piece by piece.
-    private mutating func addPiecewise(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lowercasingName: Bool) {
         let start = Int32(bytes.count)
-        bytes.append(contentsOf: name)
-        if lowercasingName {
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                for index in Int(start)..<buffer.count { buffer[index] = ASCII.lower(buffer[index]) }
+        let write = { (writer: inout HTTPFieldsWriter) in writer.add(name: name, value: value, lowercasingName: lowercasingName) }
+        HTTPFieldsWriter.withTemporaryRoom(byteCapacity: name.count + value.count + 4, fieldCapacity: 1, writing: write) { line, written in
+            bytes.append(contentsOf: line)
+            for field in written {
+                fields.append(Field(start: field.start + start, nameEnd: field.nameEnd + start,
+                                    valueStart: field.valueStart + start, valueEnd: field.valueEnd + start))
             }
         }
-        let nameEnd = Int32(bytes.count)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(UInt8(ascii: " "))
-        let valueStart = Int32(bytes.count)
-        bytes.append(contentsOf: value)
-        let valueEnd = Int32(bytes.count)
-        bytes.append(13)
-        bytes.append(10)
-        fields.append(Field(start: start, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd))
     }
 
     /// Appends a field from Strings (config, tests, synthesized answers).
