@@ -67,8 +67,10 @@ public struct HTTPHeaders: Sendable {
     /// instructions, and a head has a dozen fields or more.
     public mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lowercasingName: Bool = false) {
         let start = Int32(bytes.count)
-        let write = { (writer: inout HTTPFieldsWriter) in writer.add(name: name, value: value, lowercasingName: lowercasingName) }
-        HTTPFieldsWriter.withTemporaryRoom(byteCapacity: name.count + value.count + 4, fieldCapacity: 1, writing: write) { line, written in
+        // The closures are literals in the call: a closure kept in a variable is boxed on the heap.
+        HTTPFieldsWriter.withTemporaryRoom(byteCapacity: name.count + value.count + 4, fieldCapacity: 1, writing: {
+            $0.add(name: name, value: value, lowercasingName: lowercasingName)
+        }) { line, written in
             bytes.append(contentsOf: line)
             for field in written {
                 fields.append(Field(start: field.start + start, nameEnd: field.nameEnd + start,
