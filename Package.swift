@@ -77,7 +77,7 @@ let package = Package(
         // Helpers every test target shares: temporary directories, processes, sockets, clients.
         .target(name: "FaultlineMemoryIO", dependencies: ["FaultlineIO"], path: "Tests/FaultlineMemoryIO", swiftSettings: strict),
         .target(name: "FaultlineTestSupport", dependencies: ["COpenSSL", "FaultlineTesting"], path: "Tests/FaultlineTestSupport", swiftSettings: strict),
-        .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP"], swiftSettings: strict),
+        .testTarget(name: "FaultlineHTTPTests", dependencies: ["FaultlineHTTP", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineHTTP2Tests", dependencies: ["FaultlineHTTP2", "FaultlineHTTP", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineIOTests", dependencies: ["FaultlineIO", "FaultlineMemoryIO", "FaultlineTestSupport"], swiftSettings: strict),
         .testTarget(name: "FaultlineConfigTests", dependencies: ["FaultlineConfig", "FaultlineTLS", "FaultlineHTTP", "FaultlineTestSupport"], swiftSettings: strict),

@@ -19,7 +19,8 @@ public final class HTTP1Decoder {
     public var responseHasNoBody = false
 
     let kind: Kind
-    let limits: HTTP1DecoderLimits
+    /// The limits messages are held to (a recycled decoder takes the current ones).
+    public private(set) var limits: HTTP1DecoderLimits
     private let parser: UnsafeMutablePointer<llhttp_t>
     private var head = HTTPHead()
     private var inTrailers = false
@@ -61,6 +62,36 @@ public final class HTTP1Decoder {
         parser.deallocate()
     }
 
+    /// Puts the decoder back in the state `init` leaves it in, keeping only memory: the
+    /// parser starts afresh and no byte, field, event or error of the connection it served
+    /// is read again. For a pool that hands a closed connection's decoder to the next one,
+    /// which then costs no allocation for its parser, field section, events and first head.
+    public func reset(limits: HTTP1DecoderLimits) {
+        clearEvents()
+        self.limits = limits
+        responseHasNoBody = false
+        head = HTTPHead()
+        inTrailers = false
+        fieldSection.removeAll()
+        headerBytes = 0
+        limitError = nil
+        feedBase = nil
+        failed = nil
+        paused = false
+        nameOpen = false
+        reasonIsStandard = false
+        previousFeedLastNonBlank = 0
+        llhttp_init(parser, kind == .request ? HTTP_REQUEST : HTTP_RESPONSE, HTTP1Decoder.settings)
+        parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Bytes of memory the decoder keeps from one message to the next (its field section's
+    /// room and the last head's storage): what keeping it in a pool keeps alive.
+    public var keptBytes: Int {
+        let spareFields = spareHeaders.map { $0.fields.capacity * MemoryLayout<HTTPHeaders.Field>.stride } ?? 0
+        return fieldSection.keptBytes + (spareHeaders?.bytes.capacity ?? 0) + spareFields + (spareTarget?.capacity ?? 0)
+    }
+
     /// Decodes `bytes`, filling `events`. After `.messageComplete` call `resume()` and feed
     /// the bytes from `consumed` on.
     public func feed(_ bytes: UnsafeRawBufferPointer) -> HTTP1DecodeStatus {
@@ -92,14 +123,14 @@ public final class HTTP1Decoder {
 
     /// Empties `events`, keeping the last head's storage as the spare for the next head.
     private func clearEvents() {
-        for index in events.indices {
-            guard case .head(let head) = events[index] else { continue }
+        // Moved out one at a time, so a head is not copied (five references counted up and
+        // down again) on its way to the spares; `removeAll(keepingCapacity:)` goes through
+        // the generic `replaceSubrange`, several hundred instructions for the events here.
+        while let event = events.popLast() {
+            guard case .head(let head) = consume event else { continue }
             if head.headers.bytes.capacity <= Self.keptSpareBytes { spareHeaders = head.headers }
             if head.target.capacity <= Self.keptSpareBytes { spareTarget = head.target }
         }
-        // One at a time: `removeAll(keepingCapacity:)` goes through the generic
-        // `replaceSubrange`, several hundred instructions for the two or three events here.
-        while !events.isEmpty { events.removeLast() }
     }
 
     /// Continues after `.messageComplete`.

@@ -63,7 +63,7 @@ public struct HTTP1DecodeError: Error, Sendable, Equatable, CustomStringConverti
 }
 
 /// Size limits the decoder enforces while a head is arriving.
-public struct HTTP1DecoderLimits: Sendable {
+public struct HTTP1DecoderLimits: Sendable, Equatable {
     /// Longest accepted request target (bytes).
     public var maxTargetBytes: Int
     /// Largest accepted header section, names and values (bytes).

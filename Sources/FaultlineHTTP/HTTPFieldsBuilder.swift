@@ -26,6 +26,11 @@ struct HTTPFieldsBuilder: ~Copyable {
         fields.deallocate()
     }
 
+    /// Bytes of memory the builder holds.
+    var keptBytes: Int {
+        byteCapacity + fieldCapacity * MemoryLayout<HTTPHeaders.Field>.stride
+    }
+
     /// Forgets every field, keeping the memory.
     mutating func removeAll() {
         byteCount = 0

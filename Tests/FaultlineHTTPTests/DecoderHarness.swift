@@ -10,11 +10,11 @@ struct Transcript: Equatable {
     var upgradedRest: [UInt8]?
 }
 
-/// Feeds `input` to a fresh decoder in pieces cut at `cuts`, resuming after each message.
+/// Feeds `input` to a fresh decoder (or to `reused`) in pieces cut at `cuts`, resuming after each message.
 func decode(_ input: [UInt8], kind: HTTP1Decoder.Kind, cuts: [Int] = [], limits: HTTP1DecoderLimits = HTTP1DecoderLimits(),
-            headResponse: Bool = false, finish: Bool = false) -> Transcript {
-    let decoder = HTTP1Decoder(kind: kind, limits: limits)
-    decoder.responseHasNoBody = headResponse
+            headResponse: Bool = false, finish: Bool = false, reused: HTTP1Decoder? = nil) -> Transcript {
+    let decoder = reused ?? HTTP1Decoder(kind: kind, limits: limits)
+    if reused == nil { decoder.responseHasNoBody = headResponse }
     var transcript = Transcript()
     var pieces: [[UInt8]] = []
     var start = 0

@@ -138,6 +138,11 @@ public final class RawClient: @unchecked Sendable {
         return received
     }
 
+    /// Ends the sending side (a FIN) and keeps reading: the peer sees the client stop.
+    public func shutdownWrite() {
+        if fd >= 0 { _ = shutdown(fd, Int32(SHUT_WR)) }
+    }
+
     /// Closes the connection; harmless when already closed.
     public func close() {
         if fd >= 0 { Glibc.close(fd); fd = -1 }

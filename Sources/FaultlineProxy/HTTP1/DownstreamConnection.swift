@@ -44,7 +44,10 @@ final class DownstreamConnection: StreamSocketDelegate {
     let number: Int
     /// Requests begun on the connection: the journal's `attempt` of the next one is one more.
     var requestsBegun = 0
-    let decoder: HTTP1Decoder
+    private(set) var decoder: HTTP1Decoder
+    /// Where the decoder goes back when the connection is gone (the loop's pool, held here
+    /// because the context may be torn down first at exit).
+    private let decoderPool: RequestDecoderPool
     var phase = Phase.idle
     /// Whether `exchange` is the one in progress (checked before every action).
     @inline(__always)
@@ -125,12 +128,17 @@ final class DownstreamConnection: StreamSocketDelegate {
         number = context.connections.nextNumber()
         scheme = secure ? "https" : "http"
         let limits = context.snapshot.config.limits
-        decoder = HTTP1Decoder(kind: .request, limits: HTTP1DecoderLimits(
+        decoderPool = context.requestDecoders
+        decoder = decoderPool.take(limits: HTTP1DecoderLimits(
             maxTargetBytes: limits.maxRequestLineBytes, maxHeaderBytes: limits.maxHeaderBytes,
             maxHeaderCount: limits.maxHeaderCount))
         self.socket = socket
         socket.delegate = self
         deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
+    }
+
+    deinit {
+        decoderPool.recycle(&decoder)
     }
 
     // MARK: StreamSocketDelegate

@@ -26,6 +26,8 @@ final class LoopContext: @unchecked Sendable {
     let pool = UpstreamPool()
     /// Where this loop composes HTTP/1 heads.
     let headScratch = HeadScratch()
+    /// Request decoders of closed HTTP/1 connections, for the next accepted ones.
+    let requestDecoders = RequestDecoderPool()
     /// HTTP/2 upstream connections (`protocol: h2` or `h2c`), shared by this loop's exchanges.
     let http2Upstreams = HTTP2UpstreamRegistry()
     /// Hosts forward-proxy clients asked for, resolved off the loop.
