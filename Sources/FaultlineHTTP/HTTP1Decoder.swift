@@ -320,7 +320,7 @@ extension HTTP1Decoder {
         head.versionMajor = Int(p.http_major)
         head.versionMinor = Int(p.http_minor)
         if kind == .request {
-            head.method = String(cString: llhttp_method_name(llhttp_method_t(UInt32(p.method))))
+            head.method = Self.methodName(p.method)
         } else {
             head.status = Int(p.status_code)
         }
@@ -346,6 +346,22 @@ extension HTTP1Decoder {
         let bodiless = kind == .response && (responseHasNoBody || head.isInterim)
         events.append(.head(head))
         return bodiless ? 1 : 0
+    }
+
+    /// The common methods are literals (no string is made per request); the rest take
+    /// llhttp's name.
+    private static func methodName(_ method: UInt8) -> String {
+        switch UInt32(method) {
+        case HTTP_GET.rawValue: "GET"
+        case HTTP_POST.rawValue: "POST"
+        case HTTP_HEAD.rawValue: "HEAD"
+        case HTTP_PUT.rawValue: "PUT"
+        case HTTP_DELETE.rawValue: "DELETE"
+        case HTTP_OPTIONS.rawValue: "OPTIONS"
+        case HTTP_PATCH.rawValue: "PATCH"
+        case HTTP_CONNECT.rawValue: "CONNECT"
+        default: String(cString: llhttp_method_name(llhttp_method_t(UInt32(method))))
+        }
     }
 
     fileprivate func onBody(_ piece: UnsafeRawBufferPointer) -> Int32 {

@@ -100,4 +100,17 @@ struct HTTP1DecoderTests {
         let keepAlive = decode("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n".bytes, kind: .request)
         #expect(keepAlive.heads.first?.contains("ka=true") == true)
     }
+
+    /// The common methods are spelled from a table, the rest by llhttp: each name comes back
+    /// as the client sent it.
+    @Test func everyMethodKeepsItsName() {
+        let methods = ["GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE", "PROPFIND", "PURGE", "MKCOL",
+                       "LOCK", "REPORT"]
+        for method in methods {
+            let transcript = decode("\(method) /m HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n".bytes, kind: .request)
+            #expect(transcript.heads.first?.hasPrefix("\(method) /m ") == true, "\(method): \(transcript)")
+        }
+        let connect = decode("CONNECT h:443 HTTP/1.1\r\nHost: h:443\r\n\r\n".bytes, kind: .request)
+        #expect(connect.heads.first?.hasPrefix("CONNECT h:443 ") == true, "\(connect)")
+    }
 }
