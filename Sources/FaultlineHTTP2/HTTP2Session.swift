@@ -29,6 +29,8 @@ public final class HTTP2Session {
     var streams = HTTP2StreamTable<HTTP2StreamState>()
     /// Events not taken yet.
     var events: [HTTP2Event] = []
+    /// The array events are collected in after the next `takeEvents`.
+    private var spareEvents: [HTTP2Event] = []
     /// Bytes the connection window owes the peer; consumed after each `receive`.
     var connectionBytesToConsume = 0
     /// RST_STREAM frames the owner queued and nghttp2 has not written yet, by stream, with
@@ -97,10 +99,28 @@ public final class HTTP2Session {
         }
     }
 
-    /// The events collected since the last call, oldest first.
+    /// The events collected since the last call, oldest first. Give the array back with
+    /// `recycle(_:)` once handled: two arrays then take turns, where emptying one still
+    /// shared with its taker allocated a new one each pass.
     public func takeEvents() -> [HTTP2Event] {
-        defer { events.removeAll(keepingCapacity: true) }
-        return events
+        var taken: [HTTP2Event] = []
+        swap(&taken, &spareEvents)
+        swap(&taken, &events)
+        return taken
+    }
+
+    /// Takes back an array `takeEvents` returned, once its events are handled, to collect
+    /// the next ones in.
+    public func recycle(_ handled: inout [HTTP2Event]) {
+        handled.removeAll(keepingCapacity: true)
+        if spareEvents.capacity < handled.capacity { swap(&spareEvents, &handled) }
+    }
+
+    /// Takes the events collected so far, hands them to `handle` and keeps their array.
+    public func handleEvents(_ handle: ([HTTP2Event]) -> Void) {
+        var taken = takeEvents()
+        handle(taken)
+        recycle(&taken)
     }
 
     /// Reopens `count` bytes of a stream's receive window: its consumer has taken them.

@@ -88,7 +88,7 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
         guard !phase.isClosed else { return }
         batchDepth += 1
         session.receive(bytes)
-        handle(session.takeEvents())
+        session.handleEvents { handle($0) }
         batchDepth -= 1
         flush()
     }
@@ -134,10 +134,12 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
         while !phase.isClosed && socket.pendingWriteBytes < Self.socketHighWater {
             output.removeAll(keepingCapacity: output.capacity <= Self.passLimit * 2)
             session.send(into: &output, limit: Self.passLimit)
-            let events = session.takeEvents()
+            var events = session.takeEvents()
             if !output.isEmpty { _ = socket.write(output) }
             handle(events)
-            if output.isEmpty && events.isEmpty { break }
+            let handledNone = events.isEmpty
+            session.recycle(&events)
+            if output.isEmpty && handledNone { break }
         }
         flushing = false
         guard !phase.isClosed else { return }
