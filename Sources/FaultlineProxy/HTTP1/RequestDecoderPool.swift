@@ -16,9 +16,6 @@ final class RequestDecoderPool {
     /// A decoder keeping more memory than this (a large head went through it) is let go.
     static let keptBytesLimit = 4096
 
-    /// Decoders waiting for a connection.
-    var count: Int { decoders.count }
-
     /// A decoder for a new connection: a recycled one when there is one.
     func take(limits: HTTP1DecoderLimits) -> HTTP1Decoder {
         guard let decoder = decoders.popLast() else { return HTTP1Decoder(kind: .request, limits: limits) }
