@@ -113,10 +113,11 @@ public enum Sockets {
         return withUnsafePointer(to: &storage) { SocketAddress.from($0) }
     }
 
-    /// Reads into `buffer` without blocking.
+    /// Reads into `buffer` without blocking. `recv`, not `read`: on a socket `read` also
+    /// passes the file layer's permission and notification hooks, twice per proxied request.
     public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         while true {
-            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            let count = Glibc.recv(fd, buffer.baseAddress, buffer.count, 0)
             if count > 0 { return .bytes(count) }
             if count == 0 { return .endOfFile }
             let code = cl_errno()
