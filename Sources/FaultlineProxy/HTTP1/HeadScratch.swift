@@ -8,7 +8,8 @@ final class HeadScratch {
     /// The buffer; emptied before each head.
     var buffer = LineBuffer(capacity: HeadScratch.keptBytes)
 
-    /// A buffer that grew past this for an unusually large head is let go after it.
+    /// The buffer's starting room; one that grew past four times this for an unusually
+    /// large head is let go after it.
     static let keptBytes = 4096
 
     /// Calls `body` with the emptied buffer, and lets an unusually large one go afterwards.

@@ -25,9 +25,9 @@ protocol RequestHeadSink: ~Copyable {
 struct HTTP1RequestHeadSink: RequestHeadSink, ~Copyable {
     private var out: LineBuffer
 
-    /// A sink writing into `buffer` (emptied), with room for `capacity` bytes before it grows.
+    /// A sink writing into `buffer` (empty: `HeadScratch.compose` empties it), with room for
+    /// `capacity` bytes before it grows.
     init(buffer: consuming LineBuffer, capacity: Int) {
-        buffer.removeAll()
         buffer.reserve(capacity)
         out = buffer
     }
