@@ -311,13 +311,15 @@ extension HTTP1Decoder {
     }
 
     fileprivate func onHeadersComplete() -> Int32 {
-        // Moved out of the decoder first (a swap: no reference counting): checked and handed
-        // over as a local, so neither the checks nor the event copy the head's storage, and
-        // the event holds the only reference to it.
-        fieldSection.copy(into: &self.head.headers)
+        fieldSection.copy(into: &head.headers)
         fieldSection.removeAll()
-        var head = HTTPHead()
-        swap(&head, &self.head)
+        return complete(exchange(&head, with: HTTPHead()))
+    }
+
+    /// Completes and checks a head moved out of the decoder, and moves it into the event: a
+    /// method called on the decoder's own `head` would work on a copy, and a copy retains and
+    /// releases each of the head's buffers. The event then holds the only reference to them.
+    private func complete(_ head: consuming HTTPHead) -> Int32 {
         let p = parser.pointee
         head.versionMajor = Int(p.http_major)
         head.versionMinor = Int(p.http_minor)
@@ -346,7 +348,7 @@ extension HTTP1Decoder {
         }
         inTrailers = true
         let bodiless = kind == .response && (responseHasNoBody || head.isInterim)
-        events.append(.head(head))
+        events.append(.head(consume head))
         return bodiless ? 1 : 0
     }
 

@@ -21,29 +21,29 @@ extension HTTP2HeaderBlock {
             guard absolute || asterisk else { throw .invalidPath }
             head.target = Array(target)
         }
-        let violation: HTTP2MessageViolation? = pseudoBytes.withUnsafeBytes { pseudoRaw in
+        // The fields come back from the closure rather than being set in it: a head the
+        // closure captured would be copied on its way out of this function.
+        let translated: Result<HTTPHeaders, HTTP2MessageViolation> = pseudoBytes.withUnsafeBytes { pseudoRaw in
             let authority = pseudo.authority.map { UnsafeRawBufferPointer(rebasing: pseudoRaw[$0]) }
             let survey = surveyFields(authority: authority)
             if let authority {
-                guard HTTPAuthority(authority) != nil else { return .invalidAuthority }
-                guard survey.hostsAgree else { return .hostConflictsWithAuthority }
+                guard HTTPAuthority(authority) != nil else { return .failure(.invalidAuthority) }
+                guard survey.hostsAgree else { return .failure(.hostConflictsWithAuthority) }
             }
             if survey.cookies <= 1 && (authority == nil || (hostFromAuthority && survey.hosts == 1)) {
                 // The Host field (from :authority, or the client's without one) is already where it
                 // belongs, and there is no cookie to join: the head takes the fields as they are.
-                head.headers = fields
-                return nil
+                return .success(self.fields)
             }
             // The Host line from :authority, then the fields: a kept line is as long as it was,
             // and joined cookie crumbs are shorter than their lines.
-            head.headers = HTTPHeaders(byteCapacity: fields.bytes.count + (authority?.count ?? 0) + 8,
-                                       fieldCapacity: fields.count + 1) { writer in
+            return .success(HTTPHeaders(byteCapacity: self.fields.bytes.count + (authority?.count ?? 0) + 8,
+                                        fieldCapacity: self.fields.count + 1) { writer in
                 if let authority { writer.add(name: HTTPHead.raw("host"), value: authority) }
                 writeRegularFields(into: &writer, dropHost: authority != nil)
-            }
-            return nil
+            })
         }
-        if let violation { throw violation }
+        head.headers = try translated.get()
         if let index = head.headers.firstIndex(of: "content-length") {
             head.contentLength = UInt64(head.headers.value(at: index))
         }

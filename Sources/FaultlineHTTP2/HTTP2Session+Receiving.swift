@@ -46,19 +46,19 @@ extension HTTP2Session {
             state.blockTooLarge = false
             return
         }
-        var block = state.block
-        state.block = HTTP2HeaderBlock()
+        // The block is completed where it is and moved into the event: a copy would retain
+        // and release each of its buffers.
         if isRequest {
-            block.kind = .request
-        } else if let status = block.status {
+            state.block.kind = .request
+        } else if let status = state.block.status {
             // A later block with :status is the final response after 1xx ones; without, trailers.
-            block.kind = (100..<200).contains(status) ? .informational : .response
+            state.block.kind = (100..<200).contains(status) ? .informational : .response
         } else {
-            block.kind = .trailers
+            state.block.kind = .trailers
         }
-        block.endsStream = endsStream
-        if block.kind == .request || block.kind == .response { state.sawHead = true }
-        events.append(.headers(streamID: streamID, block))
+        state.block.endsStream = endsStream
+        if state.block.kind == .request || state.block.kind == .response { state.sawHead = true }
+        events.append(.headers(streamID: streamID, exchange(&state.block, with: HTTP2HeaderBlock())))
         if endsStream { events.append(.endStream(streamID: streamID)) }
     }
 

@@ -19,6 +19,14 @@ extension DownstreamConnection {
         return trace
     }
 
+    /// Starts the record of a parsed request. The head goes into the record only when one is
+    /// kept: making it optional copies it, a retain and a release for each of its buffers.
+    @discardableResult
+    func startTrace(request head: borrowing HTTPHead, log: TrafficLog, inSession: Bool = false) -> ExchangeTrace? {
+        let kept = ExchangeTrace.isKept(log: log, journaled: inSession || context.state.keepsExchangeRecords)
+        return startTrace(kept ? copy head : nil, log: log, inSession: inSession)
+    }
+
     /// Writes the record of the exchange that just ended, if one was started.
     func endTrace() {
         guard let trace else { return }

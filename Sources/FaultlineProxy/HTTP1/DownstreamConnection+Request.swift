@@ -96,18 +96,19 @@ extension DownstreamConnection {
         next.withUnsafeBytes { decode($0) }
     }
 
-    private func beginExchange(_ received: HTTPHead) {
+    private func beginExchange(_ received: consuming HTTPHead) {
         deadline.disarm()
         if forward != nil && received.method == "CONNECT" {
             // Handled when the pass ends: what follows the head belongs to the tunnel.
-            pendingConnect = received
+            pendingConnect = consume received
             return
         }
         // The record keeps the target as received (its userinfo is redacted there); routing
         // and the upstream see the origin form.
         let membership = membership(of: received)
-        let trace = startTrace(received, log: context.snapshot.log, inSession: membership.session != nil)
-        var head = received
+        let trace = startTrace(request: received, log: context.snapshot.log, inSession: membership.session != nil)
+        let origin = forward == nil ? received.originFormTarget : nil
+        var head = consume received
         currentDestination = interception?.destination
         if let forward {
             switch admitForward(&head, config: forward) {
@@ -116,7 +117,7 @@ extension DownstreamConnection {
                 writeLocalAndClose(refusal.response)
                 return
             }
-        } else if let origin = received.originFormTarget {
+        } else if let origin {
             head.target = origin
         }
         if holdsForBody(head, trace: trace, membership: membership) { return }

@@ -20,6 +20,14 @@ extension HTTP2Stream {
         return trace
     }
 
+    /// Starts the record of a translated request. The head goes into the record only when one
+    /// is kept: making it optional copies it, a retain and a release for each of its buffers.
+    @discardableResult
+    func startTrace(request head: borrowing HTTPHead, inSession: Bool = false) -> ExchangeTrace? {
+        let kept = ExchangeTrace.isKept(log: context.snapshot.log, journaled: inSession || context.state.keepsExchangeRecords)
+        return startTrace(kept ? copy head : nil, inSession: inSession)
+    }
+
     /// Writes the record of the stream's exchange, if one was started.
     func endTrace() {
         guard let trace else { return }
