@@ -11,6 +11,11 @@ enum MetricsRenderer {
         PinReportBoard.render(metrics.pinReports, into: &out)
         out.family("faultline_active_connections", .gauge, "Client connections open now (HTTP/1 and HTTP/2).")
         out.sample("faultline_active_connections", metrics.activeConnections)
+        out.family("faultline_worker_connections", .gauge,
+                   "Client connections each worker (event loop) holds now, including ones handed to it and not yet opened.")
+        for (worker, count) in metrics.workerConnections.enumerated() {
+            out.sample("faultline_worker_connections", [("worker", String(worker))], count)
+        }
         out.family("faultline_sessions_active", .gauge, "Test sessions alive now.")
         out.sample("faultline_sessions_active", metrics.sessionsActive)
         scenarios(metrics, &out)

@@ -23,6 +23,8 @@ struct MetricsSnapshot {
     var upstreams: [Upstream]
     /// Client connections open now.
     var activeConnections: Int
+    /// Client connections each worker holds now, by worker index.
+    var workerConnections: [Int] = []
     /// Live sessions; set by the admin router (0 while nothing reports sessions).
     var sessionsActive = 0
     /// The global scenarios: name, current phase (0-based; -1 when not running) and phase

@@ -19,9 +19,11 @@ extension ProxyServerState {
         let upstreams = names.map {
             MetricsSnapshot.Upstream(name: $0, events: events[$0] ?? UpstreamEvents(), idleConnections: idle[$0] ?? 0)
         }
-        return MetricsSnapshot(routes: routes, untrackedRequests: untracked,
-                               faults: [FaultSeries(scope: "global", stats: snapshot.faults.stats())],
-                               upstreams: upstreams, activeConnections: connectionCount, http2: http2Counters.counts,
-                               configGeneration: snapshot.generation, version: FaultlineVersion.current)
+        var metrics = MetricsSnapshot(routes: routes, untrackedRequests: untracked,
+                                      faults: [FaultSeries(scope: "global", stats: snapshot.faults.stats())],
+                                      upstreams: upstreams, activeConnections: connectionCount, http2: http2Counters.counts,
+                                      configGeneration: snapshot.generation, version: FaultlineVersion.current)
+        metrics.workerConnections = connectionsPerWorker
+        return metrics
     }
 }

@@ -1,5 +1,6 @@
 import FaultlineIO
 import FaultlineConfig
+import Synchronization
 
 /// Everything one event loop owns for proxying: its view of the config, its upstream pool,
 /// its client connections. Touched only on that loop's thread (hence unchecked Sendable:
@@ -40,6 +41,12 @@ final class LoopContext: @unchecked Sendable {
     let metrics: LoopMetrics
     /// Whether the process is draining: no keep-alive, no new connections.
     private(set) var draining = false
+
+    /// Client connections this loop holds or has been handed and not yet opened; the other
+    /// loops read it to choose where a connection they accept goes (`LoopContext+Balancing`).
+    let assignedClients = Atomic<Int>(0)
+    /// The process's other loops; set before any loop accepts.
+    var siblings: [LoopSibling] = []
 
     /// HTTP/1 and HTTP/2 client connections, by identity.
     private var clients: [ObjectIdentifier: any ClientConnection] = [:]
@@ -83,6 +90,22 @@ final class LoopContext: @unchecked Sendable {
             Sockets.close(fd)
             return
         }
+        let target = loopForNewConnection()
+        target.assignedClients.add(1, ordering: .relaxed)
+        if target === self {
+            open(fd: fd, peer: peer, listenerIndex: listenerIndex)
+        } else {
+            target.loop.execute { target.open(fd: fd, peer: peer, listenerIndex: listenerIndex) }
+        }
+    }
+
+    /// Serves a descriptor a loop of this process accepted and counted (in `connections` and
+    /// in this loop's `assignedClients`); on this loop's thread.
+    func open(fd: Int32, peer: SocketAddress?, listenerIndex: Int) {
+        guard !draining else {
+            refuse(fd)
+            return
+        }
         do {
             let tls = listenerIndex < snapshot.listenerTLS.count ? snapshot.listenerTLS[listenerIndex] : nil
             let h2c = listenerIndex < snapshot.config.listeners.count && snapshot.config.listeners[listenerIndex].h2c
@@ -90,9 +113,14 @@ final class LoopContext: @unchecked Sendable {
             let connection = try DownstreamConnection(fd: fd, peer: peer, context: self, tls: tls, h2c: h2c, forward: forward)
             clients[ObjectIdentifier(connection)] = connection
         } catch {
-            Sockets.close(fd)
-            connections.release()
+            refuse(fd)
         }
+    }
+
+    private func refuse(_ fd: Int32) {
+        Sockets.close(fd)
+        connections.release()
+        assignedClients.subtract(1, ordering: .relaxed)
     }
 
     /// Takes a client connection that did not come from a listener (the unit tests' in-memory
@@ -100,6 +128,7 @@ final class LoopContext: @unchecked Sendable {
     /// caller closes it) when the context refuses new connections.
     func adopt(_ connection: DownstreamConnection) -> Bool {
         guard !draining, connections.admit(limit: snapshot.config.limits.maxConnections) else { return false }
+        assignedClients.add(1, ordering: .relaxed)
         clients[ObjectIdentifier(connection)] = connection
         return true
     }
@@ -108,6 +137,7 @@ final class LoopContext: @unchecked Sendable {
     func connectionClosed(_ connection: any ClientConnection) {
         if clients.removeValue(forKey: ObjectIdentifier(connection)) != nil {
             connections.release()
+            assignedClients.subtract(1, ordering: .relaxed)
         }
     }
 

@@ -54,6 +54,7 @@ public final class ProxyServer: Sendable {
             contexts.append(LoopContext(loop: loop, state: state, snapshot: snapshot))
         }
         self.contexts = contexts
+        LoopContext.introduce(contexts)
         state.attach(contexts)
         let ready = DispatchSemaphore(value: 0)
         let failure = TracedMutex<String?>(nil)

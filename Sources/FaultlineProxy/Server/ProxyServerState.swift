@@ -121,6 +121,11 @@ final class ProxyServerState: Sendable {
     /// Client connections open now.
     var connectionCount: Int { connections.value }
 
+    /// Client connections each worker (event loop) holds now, by loop index.
+    var connectionsPerWorker: [Int] {
+        loops.withLock { $0.map { $0.assignedClients.load(ordering: .relaxed) } }
+    }
+
     /// Makes `config` (from the file) the base; runtime rule changes stay on top of it.
     @discardableResult
     func reload(base config: ProxyConfig) throws(ConfigErrors) -> ConfigSnapshot {
