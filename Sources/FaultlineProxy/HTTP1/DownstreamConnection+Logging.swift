@@ -7,8 +7,8 @@ extension DownstreamConnection {
     /// Starts the record of a request (nil: it could not be parsed); nil when no record is
     /// kept (neither the log, the HAR capture, the global journal nor a session wants one).
     @discardableResult
-    func startTrace(_ head: HTTPHead?, log: TrafficLog, inSession: Bool = false) -> ExchangeTrace? {
-        let trace = ExchangeTrace.start(head, log: log, scheme: scheme, now: context.loop.now,
+    func startTrace(_ head: @autoclosure () -> HTTPHead?, log: TrafficLog, inSession: Bool = false) -> ExchangeTrace? {
+        let trace = ExchangeTrace.start(head(), log: log, scheme: scheme, now: context.loop.now,
                                         journaled: inSession || context.state.keepsExchangeRecords)
         requestsBegun += 1
         if let trace {
@@ -17,14 +17,6 @@ extension DownstreamConnection {
         }
         self.trace = trace
         return trace
-    }
-
-    /// Starts the record of a parsed request. The head goes into the record only when one is
-    /// kept: making it optional copies it, a retain and a release for each of its buffers.
-    @discardableResult
-    func startTrace(request head: borrowing HTTPHead, log: TrafficLog, inSession: Bool = false) -> ExchangeTrace? {
-        let kept = ExchangeTrace.isKept(log: log, journaled: inSession || context.state.keepsExchangeRecords)
-        return startTrace(kept ? copy head : nil, log: log, inSession: inSession)
     }
 
     /// Writes the record of the exchange that just ended, if one was started.

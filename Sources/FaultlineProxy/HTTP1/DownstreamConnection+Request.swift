@@ -106,7 +106,7 @@ extension DownstreamConnection {
         // The record keeps the target as received (its userinfo is redacted there); routing
         // and the upstream see the origin form.
         let membership = membership(of: received)
-        let trace = startTrace(request: received, log: context.snapshot.log, inSession: membership.session != nil)
+        let trace = startTrace(received, log: context.snapshot.log, inSession: membership.session != nil)
         let origin = forward == nil ? received.originFormTarget : nil
         var head = consume received
         currentDestination = interception?.destination

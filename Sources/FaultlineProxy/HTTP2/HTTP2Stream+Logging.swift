@@ -7,8 +7,8 @@ extension HTTP2Stream {
     /// Starts the record of a request (nil head: it could not be translated); nil when no
     /// record is kept (neither the log, the HAR capture, the global journal nor a session wants one).
     @discardableResult
-    func startTrace(_ head: HTTPHead?, inSession: Bool = false) -> ExchangeTrace? {
-        let trace = ExchangeTrace.start(head, log: context.snapshot.log, scheme: connection.scheme, now: context.loop.now,
+    func startTrace(_ head: @autoclosure () -> HTTPHead?, inSession: Bool = false) -> ExchangeTrace? {
+        let trace = ExchangeTrace.start(head(), log: context.snapshot.log, scheme: connection.scheme, now: context.loop.now,
                                         clientProtocol: .http2, journaled: inSession || context.state.keepsExchangeRecords)
         connection.streamsBegun += 1
         if let trace {
@@ -18,14 +18,6 @@ extension HTTP2Stream {
         }
         self.trace = trace
         return trace
-    }
-
-    /// Starts the record of a translated request. The head goes into the record only when one
-    /// is kept: making it optional copies it, a retain and a release for each of its buffers.
-    @discardableResult
-    func startTrace(request head: borrowing HTTPHead, inSession: Bool = false) -> ExchangeTrace? {
-        let kept = ExchangeTrace.isKept(log: context.snapshot.log, journaled: inSession || context.state.keepsExchangeRecords)
-        return startTrace(kept ? copy head : nil, inSession: inSession)
     }
 
     /// Writes the record of the stream's exchange, if one was started.

@@ -100,7 +100,7 @@ final class HTTP2Stream {
             return
         }
         let membership = membership(of: head)
-        let trace = startTrace(request: head, inSession: membership.session != nil)
+        let trace = startTrace(head, inSession: membership.session != nil)
         let matchLimit = ExchangeStarter.matchBodyLimit(for: head, bodyFollows: !block.endsStream,
                                                         session: membership.session, snapshot: context.snapshot,
                                                         scenarios: context.state.scenarios)

@@ -4,16 +4,14 @@ import FaultlineLog
 /// What every protocol adapter notes on an exchange's record as the exchange runs: the
 /// heads, the body byte counts and captures, a response Faultline wrote itself.
 extension ExchangeTrace {
-    /// Whether a record is kept at all: the log or the HAR capture is on, or a journal wants it.
-    static func isKept(log: TrafficLog, journaled: Bool) -> Bool {
-        log.isEnabled || journaled
-    }
-
     /// A record for a request (nil head: it could not be parsed), or nil when neither the
     /// log nor the HAR capture nor a journal (`journaled`) wants exchanges (then nothing is allocated).
-    static func start(_ head: HTTPHead?, log: TrafficLog, scheme: StaticString, now: UInt64,
+    /// The head is asked for only when a record is kept: handing it over as an optional copies
+    /// it, a retain and a release for each of its buffers, on every request, log off included.
+    static func start(_ request: @autoclosure () -> HTTPHead?, log: TrafficLog, scheme: StaticString, now: UInt64,
                       clientProtocol: ClientProtocolVersion? = nil, journaled: Bool = false) -> ExchangeTrace? {
-        guard isKept(log: log, journaled: journaled) else { return nil }
+        guard log.isEnabled || journaled else { return nil }
+        let head = request()
         let id = RequestID.accept(head?.headers.first("x-request-id"))
         let trace = ExchangeTrace(start: now, requestID: id, request: head, scheme: scheme, log: log,
                                   clientProtocol: clientProtocol)

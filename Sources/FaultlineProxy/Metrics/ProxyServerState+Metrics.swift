@@ -19,11 +19,10 @@ extension ProxyServerState {
         let upstreams = names.map {
             MetricsSnapshot.Upstream(name: $0, events: events[$0] ?? UpstreamEvents(), idleConnections: idle[$0] ?? 0)
         }
-        var metrics = MetricsSnapshot(routes: routes, untrackedRequests: untracked,
-                                      faults: [FaultSeries(scope: "global", stats: snapshot.faults.stats())],
-                                      upstreams: upstreams, activeConnections: connectionCount, http2: http2Counters.counts,
-                                      configGeneration: snapshot.generation, version: FaultlineVersion.current)
-        metrics.workerConnections = connectionsPerWorker
-        return metrics
+        return MetricsSnapshot(routes: routes, untrackedRequests: untracked,
+                               faults: [FaultSeries(scope: "global", stats: snapshot.faults.stats())],
+                               upstreams: upstreams, activeConnections: connectionCount,
+                               workerConnections: connectionsPerWorker, http2: http2Counters.counts,
+                               configGeneration: snapshot.generation, version: FaultlineVersion.current)
     }
 }
