@@ -277,9 +277,9 @@ extension HTTP1Decoder {
         if headerBytes > limits.maxHeaderBytes {
             return fail(.headersTooLarge, "header section larger than \(limits.maxHeaderBytes) bytes")
         }
-        for byte in piece where byte == 13 || byte == 10 || byte == 0 {
-            return fail(.malformed, "header value contains a control character")
-        }
+        // No scan for control bytes here: llhttp's strict value grammar (no lenient flag is
+        // ever set) admits only HTAB, SP, VCHAR and obs-text, in every field it reads
+        // (HTTP1DecoderTests.controlBytesInValuesAreRefused holds it to that).
         // llhttp accepts obs-fold and hands the continuation line over as a new piece that
         // follows a line feed and the fold's whitespace (also when the first line is empty,
         // `X:\r\n folded`); a value split across reads follows a value or a colon, never that.

@@ -83,6 +83,34 @@ struct HTTP1DecoderTests {
         #expect(transcript.failure?.status == 400)
     }
 
+    /// A control byte in a field value (NUL, a bare CR or LF, any other C0 byte, DEL) is
+    /// refused, in a request or a response, in plain fields and in the ones llhttp reads
+    /// itself (Connection, Content-Length, Transfer-Encoding, Upgrade), fed whole or one byte
+    /// at a time. The decoder relies on llhttp's strict value grammar for this and scans no
+    /// value itself: this is the guarantee it relies on.
+    @Test(arguments: ["X-A", "Connection", "Content-Length", "Transfer-Encoding", "Upgrade", "Host"])
+    func controlBytesInValuesAreRefused(_ field: String) {
+        let values: [String: String] = ["Connection": "close", "Content-Length": "0", "Transfer-Encoding": "chunked",
+                                        "Upgrade": "websocket", "Host": "h", "X-A": "abc"]
+        let value = values[field] ?? "abc"
+        for control: UInt8 in [0x00, 0x01, 0x08, 0x0A, 0x0B, 0x0D, 0x1F, 0x7F] {
+            for position in [0, 1, value.utf8.count] {
+                var bytes = Array(value.utf8)
+                bytes.insert(control, at: position)
+                let line = Array("\(field): ".utf8) + bytes + Array("\r\n".utf8)
+                let request = Array("GET / HTTP/1.1\r\n".utf8) + line + Array("Host: h\r\n\r\n".utf8)
+                let response = Array("HTTP/1.1 200 OK\r\n".utf8) + line + Array("Content-Length: 0\r\n\r\n".utf8)
+                for (kind, input) in [(HTTP1Decoder.Kind.request, request), (.response, response)] {
+                    let whole = decode(input, kind: kind)
+                    let bytewise = decode(input, kind: kind, cuts: Array(1..<input.count))
+                    let what = "\(kind) \(field) byte \(control) at \(position)"
+                    #expect(whole.failure != nil && whole.heads.isEmpty, "\(what): \(whole)")
+                    #expect(bytewise.failure != nil && bytewise.heads.isEmpty, "\(what), byte by byte: \(bytewise)")
+                }
+            }
+        }
+    }
+
     @Test func limitsMapToTheirStatus() {
         let limits = HTTP1DecoderLimits(maxTargetBytes: 16, maxHeaderBytes: 64, maxHeaderCount: 3)
         let longTarget = decode("GET /\(String(repeating: "a", count: 40)) HTTP/1.1\r\n\r\n".bytes, kind: .request, limits: limits)

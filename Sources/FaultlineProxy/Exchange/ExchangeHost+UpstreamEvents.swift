@@ -8,7 +8,7 @@ import FaultlineIO
 /// current exchange holds is heard: a leg that belonged to an earlier exchange can never
 /// reach this one.
 extension ExchangeHost {
-    func upstream(_ leg: UpstreamLeg, reported event: UpstreamLegEvent) {
+    func upstream(_ leg: UpstreamLeg, reported event: consuming UpstreamLegEvent) {
         switch event {
         case .willDeliver:
             upstreamWillDeliver()
@@ -26,7 +26,7 @@ extension ExchangeHost {
             break
         }
         guard let exchange, exchange.upstream?.isLeg(leg) == true else { return }
-        switch event {
+        switch consume event {
         case .connected:
             if let trace {
                 trace.tcpConnected = leg.tcpConnectedAt

@@ -77,7 +77,7 @@ extension DownstreamConnection {
                 return
             }
         }
-        if let connect = pendingConnect, !phase.isClosed, let forward {
+        if isForwardListener, let connect = pendingConnect, !phase.isClosed, let forward {
             pendingConnect = nil
             beginConnect(connect, config: forward)
             return
@@ -96,30 +96,41 @@ extension DownstreamConnection {
         next.withUnsafeBytes { decode($0) }
     }
 
-    private func beginExchange(_ received: consuming HTTPHead) {
+    private func beginExchange(_ received: borrowing HTTPHead) {
         deadline.disarm()
-        if forward != nil && received.method == "CONNECT" {
+        if isForwardListener && received.method == "CONNECT" {
             // Handled when the pass ends: what follows the head belongs to the tunnel.
-            pendingConnect = consume received
+            pendingConnect = copy received
             return
         }
         // The record keeps the target as received (its userinfo is redacted there); routing
         // and the upstream see the origin form.
         let membership = membership(of: received)
-        let trace = startTrace(received, log: context.snapshot.log, inSession: membership.session != nil)
-        let origin = forward == nil ? received.originFormTarget : nil
-        var head = consume received
+        let trace = startTrace(copy received, log: context.snapshot.log, inSession: membership.session != nil)
         currentDestination = interception?.destination
-        if let forward {
+        // The head is read where it lies (in the decoder's event) and copied only when it is
+        // changed: a copy of a head retains and releases each of its buffers, and a
+        // `consuming` head read in several places was copied once per read.
+        if isForwardListener, let forward {
+            var head = copy received
             switch admitForward(&head, config: forward) {
             case .success(let admitted): currentDestination = admitted
             case .failure(let refusal):
                 writeLocalAndClose(refusal.response)
                 return
             }
-        } else if let origin {
+            route(head, trace: trace, membership: membership)
+        } else if let origin = received.originFormTarget {
+            var head = copy received
             head.target = origin
+            route(head, trace: trace, membership: membership)
+        } else {
+            route(received, trace: trace, membership: membership)
         }
+    }
+
+    /// Holds `head` for its body when a rule may read it, or starts its exchange now.
+    private func route(_ head: borrowing HTTPHead, trace: ExchangeTrace?, membership: SessionMembership) {
         if holdsForBody(head, trace: trace, membership: membership) { return }
         startExchange(head, trace: trace, membership: membership, mayKeepAlive: !context.draining, startedAt: context.loop.now)
     }

@@ -94,6 +94,10 @@ final class DownstreamConnection: StreamSocketDelegate {
     var awaitsH2CPreface: Bool
     /// The forward-proxy settings of the listener, if it is one.
     let forward: ForwardProxyConfig?
+    /// Whether `forward` is set: what the request path tests. Testing the optional itself
+    /// (`forward != nil`) copies the whole configuration through its generic value witness,
+    /// some ninety instructions a test, nil or not.
+    let isForwardListener: Bool
     /// A CONNECT head whose tunnel starts once the decoding pass ends (the bytes behind it
     /// are the tunnel's).
     var pendingConnect: HTTPHead?
@@ -121,6 +125,7 @@ final class DownstreamConnection: StreamSocketDelegate {
          forward: ForwardProxyConfig? = nil, interception: ForwardInterception? = nil) {
         self.context = context
         self.forward = forward
+        isForwardListener = forward != nil
         self.interception = interception
         awaitsH2CPreface = h2c && !secure
         clientIP = socket.peer?.ip ?? "unknown"
