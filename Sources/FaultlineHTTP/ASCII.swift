@@ -65,6 +65,17 @@ public enum ASCII {
         }
     }
 
+    /// A tchar (RFC 9110 §5.6.2): the bytes of a token (a method, a field name, a coding name).
+    public static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
     /// Space or horizontal tab.
     @inlinable
     public static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -68,15 +68,34 @@ extension HTTPHead {
     private func validateTransferCodings() throws(HTTPHeadViolation) {
         var codings = 0
         var chunkedAt: [Int] = []
+        var malformed = false
         headers.forEachField { _, name, value in
             guard ASCII.equalsIgnoringCase(name, "transfer-encoding") else { return true }
             ASCII.forEachListElement(value) { coding in
                 if ASCII.equalsIgnoringCase(coding, "chunked") { chunkedAt.append(codings) }
+                if !Self.startsWithCodingName(coding) { malformed = true }
                 codings += 1
             }
             return true
         }
+        // A response whose codings do not end in chunked is read until close and forwarded
+        // with the codings listed again: a name with a space inside (`c hunked`) would reach
+        // the client, and one that drops the space reads chunked twice.
+        if malformed { throw .invalidTransferCoding }
         if chunkedAt.count > 1 || (chunkedAt.count == 1 && chunkedAt[0] != codings - 1) { throw .chunkedNotFinal }
+        // The list ends in chunked here, but the parser did not frame the body as chunked
+        // (llhttp reads `chunked,` as not ending in chunked): one framing, whoever reads it.
+        if chunkedAt.count == 1 && !isChunked { throw .chunkedNotFinal }
+    }
+
+    /// Whether a list element of Transfer-Encoding is `token *( OWS ";" OWS parameter )`
+    /// as far as its name goes: a token up to the first `;` (or the end), then only OWS.
+    private static func startsWithCodingName(_ coding: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index < coding.count && ASCII.isTokenByte(coding[index]) { index += 1 }
+        guard index > 0 else { return false }
+        while index < coding.count && ASCII.isWhitespace(coding[index]) { index += 1 }
+        return index == coding.count || coding[index] == UInt8(ascii: ";")
     }
 
     /// The authority of an absolute-form target (`http://authority/...`), userinfo included;

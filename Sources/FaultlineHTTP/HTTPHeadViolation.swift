@@ -19,6 +19,9 @@ public enum HTTPHeadViolation: Error, Sendable, Equatable, CustomStringConvertib
     /// `chunked` applied more than once or before another coding (RFC 9112 §6.1): the length
     /// of such a body depends on which recipient you ask.
     case chunkedNotFinal
+    /// A Transfer-Encoding element that does not start with a coding name (a token), such
+    /// as `c hunked`.
+    case invalidTransferCoding
     /// Content-Length or Transfer-Encoding on a 1xx or 204 response, or Transfer-Encoding on
     /// a 304 (RFC 9110 §8.6, RFC 9112 §6.1).
     case framingOnBodilessStatus(Int)
@@ -39,6 +42,7 @@ public enum HTTPHeadViolation: Error, Sendable, Equatable, CustomStringConvertib
         case .connectionNamesFramingField(let name): "Connection header names \(name)"
         case .transferEncodingInHTTP10: "Transfer-Encoding in an HTTP/1.0 message"
         case .chunkedNotFinal: "chunked is not the final transfer coding, or is applied twice"
+        case .invalidTransferCoding: "a Transfer-Encoding element is not a coding name"
         case .framingOnBodilessStatus(let status): "message framing on a \(status) response"
         case .invalidStatus(let status): "status code \(status) outside 100-599"
         case .switchWithoutUpgrade: "101 Switching Protocols without an Upgrade header"

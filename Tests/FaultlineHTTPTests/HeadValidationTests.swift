@@ -192,9 +192,30 @@ struct HeadValidationTests {
     @Test(arguments: [
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n",
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n",
+        // llhttp does not frame this as chunked; the list without its empty element ends in it.
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked,\r\n\r\n",
     ])
     func chunkedBeforeAnotherCodingIsRefused(_ input: String) {
         expectRefused(input, kind: .response, reason: HTTPHeadViolation.chunkedNotFinal.description)
+    }
+
+    /// A coding that is not a token is refused (the proxy would list it again when it
+    /// re-frames the body); a token with parameters, and OWS around the commas, still pass.
+    @Test(arguments: [
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: c hunked\r\n\r\n", false),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, c hunked\r\n\r\n", false),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: \"gzip\"\r\n\r\n", false),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: ;q=1\r\n\r\n", false),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip ;q=1 , chunked\r\n\r\n", true),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip,\tchunked\r\n\r\n", true),
+    ])
+    func transferCodingsMustBeTokens(_ input: String, _ accepted: Bool) {
+        if accepted {
+            let transcript = decode(input.bytes, kind: .response)
+            #expect(transcript.failure == nil && transcript.heads.count == 1, "\(transcript)")
+        } else {
+            expectRefused(input, kind: .response, reason: HTTPHeadViolation.invalidTransferCoding.description)
+        }
     }
 
     @Test func otherTransferCodingsAreKeptForTheWriter() {

@@ -42,6 +42,17 @@ struct HeaderTests {
         #expect(value("host") == "app.example:1234", "Host is preserved by default")
     }
 
+    /// `Connection: close` names a field like any other token: a field called `Close` is
+    /// hop-by-hop then, and stays at this hop (RFC 9110 §7.6.1).
+    @Test func aFieldNamedCloseStopsWhenConnectionListsClose() async throws {
+        let stack = try await ProxyStack.scripted()
+        defer { stack.stop() }
+        let headers = try await headersSeenUpstream(stack, "GET /headers HTTP/1.1\r\nHost: a\r\n"
+            + "Connection: close\r\nClose: hop-value\r\nX-Kept: yes\r\n\r\n")
+        #expect(!headers.contains { $0.name.lowercased() == "close" }, "\(headers)")
+        #expect(headers.first { $0.name.lowercased() == "x-kept" }?.value == "yes", "\(headers)")
+    }
+
     @Test func existingForwardedForIsExtended() async throws {
         let stack = try await ProxyStack.scripted()
         defer { stack.stop() }

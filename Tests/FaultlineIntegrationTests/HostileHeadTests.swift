@@ -119,13 +119,25 @@ struct HostileHeadTests {
 
     // MARK: Defect 5: head validation (responses → 502)
 
-    @Test(arguments: ["cl-204", "te-204", "cl-103", "te-304", "empty-name", "fold-empty", "http10-te", "status-600", "reason-control"])
+    @Test(arguments: ["cl-204", "te-204", "cl-103", "te-304", "empty-name", "fold-empty", "http10-te", "status-600", "reason-control",
+                            "te-not-token", "te-trailing-comma"])
     func malformedResponseHeadsAreBadGateway(_ name: String) async throws {
         let stack = try await HostileStack.start()
         defer { stack.stop() }
         let answer = try await stack.exchange("GET /r/\(name) HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(answer.parsed.first?.status == 502, "\(name): got \(String(decoding: answer.bytes, as: UTF8.self).debugDescription)")
         #expect(try await stack.stillServes())
+    }
+
+    /// The response side of `HeaderTests.aFieldNamedCloseStopsWhenConnectionListsClose`.
+    @Test func aResponseFieldNamedCloseStopsWhenConnectionListsClose() async throws {
+        let stack = try await HostileStack.start()
+        defer { stack.stop() }
+        let answer = try await stack.exchange("GET /r/close-field HTTP/1.1\r\nHost: a\r\n\r\n")
+        let text = String(decoding: answer.bytes, as: UTF8.self).lowercased()
+        #expect(answer.parsed.first?.status == 200, "\(text.debugDescription)")
+        #expect(!text.contains("\r\nclose:"), "\(text.debugDescription)")
+        #expect(text.contains("\r\nx-kept: yes"), "\(text.debugDescription)")
     }
 
     @Test func switchingProtocolsWithoutUpgradeIsBadGateway() async throws {

@@ -9,16 +9,22 @@ import FaultlineHTTP
 /// as well means no head, however it was built, loses its framing to a Connection token.
 struct HopByHop {
     private var named: [[UInt8]] = []
+    /// `Connection: close`: a field called `Close` is hop-by-hop too. A flag rather than an
+    /// entry in `named`, so the common `Connection: close` allocates nothing.
+    private var namesClose = false
 
     /// Reads the Connection header(s) of `headers`.
     init(_ headers: HTTPHeaders) {
         headers.forEachField { _, name, value in
             guard ASCII.equalsIgnoringCase(name, "connection") else { return true }
             ASCII.forEachListElement(value) { element in
-                // Names dropped anyway (`Connection: keep-alive`, `close` is no field)
-                // are not kept: the common request then allocates nothing here.
+                // Names dropped anyway (`Connection: keep-alive`) are not kept: the common
+                // request then allocates nothing here.
                 if Self.isFramingOrTarget(element) || Self.isAlwaysHopByHop(element) { return }
-                if ASCII.equalsIgnoringCase(element, "close") { return }
+                if ASCII.equalsIgnoringCase(element, "close") {
+                    namesClose = true
+                    return
+                }
                 named.append(element.map(ASCII.lower))
             }
             return true
@@ -34,6 +40,7 @@ struct HopByHop {
     /// Whether field `name` must not be forwarded.
     func drops(_ name: UnsafeRawBufferPointer) -> Bool {
         if Self.isAlwaysHopByHop(name) { return true }
+        if namesClose && ASCII.equalsIgnoringCase(name, "close") { return true }
         for candidate in named where candidate.count == name.count {
             let equal = candidate.withUnsafeBytes { ASCII.equalsIgnoringCase(name, $0) }
             if equal { return true }

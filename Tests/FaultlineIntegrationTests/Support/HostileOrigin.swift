@@ -30,7 +30,12 @@ final class HostileOrigin: Sendable {
             + "Content-Length: 99\r\nSet-Cookie: trailer-cookie=1\r\nTrailer: X-Checksum\r\nX-Checksum: abc123\r\n\r\n",
         "gzip-chunked": "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
         "chunked-gzip": "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        // Not a coding name (a space inside): read until close, it was forwarded re-framed as
+        // `c hunked, chunked`, which a recipient that drops the space reads as chunked twice.
+        "te-trailing-comma": "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked,\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        "te-not-token": "HTTP/1.1 200 OK\r\nTransfer-Encoding: c hunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
         "ok": "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+        "close-field": "HTTP/1.1 200 OK\r\nConnection: close\r\nClose: hop-value\r\nX-Kept: yes\r\nContent-Length: 2\r\n\r\nok",
     ]
 
     static let source = PythonOriginPrelude.source + #"""
