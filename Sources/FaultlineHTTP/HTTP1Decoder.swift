@@ -31,7 +31,8 @@ public final class HTTP1Decoder {
     private var feedBase: UnsafeRawPointer?
     private var failed: HTTP1DecodeError?
     private var paused = false
-    private var nameOpen = false
+    /// Which part of a field line the next piece continues.
+    private var fieldPart = FieldPart.between
     /// The reason phrase so far is the standard one for the status, kept as an empty
     /// `reason` (which writers expand to the standard text): no allocation per response for
     /// the common case.
@@ -78,7 +79,7 @@ public final class HTTP1Decoder {
         feedBase = nil
         failed = nil
         paused = false
-        nameOpen = false
+        fieldPart = .between
         reasonIsStandard = false
         previousFeedLastNonBlank = 0
         llhttp_init(parser, kind == .request ? HTTP_REQUEST : HTTP_RESPONSE, HTTP1Decoder.settings)
@@ -211,7 +212,7 @@ extension HTTP1Decoder {
         }
         fieldSection.removeAll()
         inTrailers = false
-        nameOpen = false
+        fieldPart = .between
         reasonIsStandard = false
         headerBytes = 0
         return 0
@@ -250,25 +251,20 @@ extension HTTP1Decoder {
         if headerBytes > limits.maxHeaderBytes {
             return fail(.headersTooLarge, "header section larger than \(limits.maxHeaderBytes) bytes")
         }
-        if !nameOpen {
-            nameOpen = true
+        switch fieldPart {
+        case .name:
+            break
+        case .value, .between:
+            // A name after a value: the field before it is complete.
+            if fieldPart == .value { fieldSection.endField() }
             // Trailers count against the same limit: a trailer section is a header section.
             if fieldSection.count >= limits.maxHeaderCount {
                 return fail(.tooManyHeaders, "more than \(limits.maxHeaderCount) header fields")
             }
             fieldSection.beginField()
+            fieldPart = .name
         }
         fieldSection.appendName(piece)
-        return 0
-    }
-
-    fileprivate func onHeaderFieldComplete() -> Int32 {
-        // llhttp accepts a line that starts with its colon (`: x`) and reports the empty name
-        // without a name piece: there is no open field, or an open one with no name bytes.
-        let empty = !nameOpen || fieldSection.lastNameIsEmpty
-        nameOpen = false
-        if empty { return fail(.malformed, HTTPHeadViolation.emptyFieldName.description) }
-        fieldSection.beginValue()
         return 0
     }
 
@@ -276,6 +272,19 @@ extension HTTP1Decoder {
         headerBytes += piece.count
         if headerBytes > limits.maxHeaderBytes {
             return fail(.headersTooLarge, "header section larger than \(limits.maxHeaderBytes) bytes")
+        }
+        switch fieldPart {
+        case .value:
+            break
+        case .name:
+            // The first value piece (empty for an empty value) ends the name.
+            if fieldSection.lastNameIsEmpty { return fail(.malformed, HTTPHeadViolation.emptyFieldName.description) }
+            fieldSection.beginValue()
+            fieldPart = .value
+        case .between:
+            // llhttp accepts a line that starts with its colon (`: x`) and reports its value
+            // with no name piece before it.
+            return fail(.malformed, HTTPHeadViolation.emptyFieldName.description)
         }
         // No scan for control bytes here: llhttp's strict value grammar (no lenient flag is
         // ever set) admits only HTAB, SP, VCHAR and obs-text, in every field it reads
@@ -303,12 +312,14 @@ extension HTTP1Decoder {
         }
     }
 
-    fileprivate func onHeaderValueComplete() -> Int32 {
-        fieldSection.endField()
-        return 0
+    /// Completes the field being decoded, if any: the end of a section ends its last field.
+    private func endSection() {
+        if fieldPart == .value { fieldSection.endField() }
+        fieldPart = .between
     }
 
     fileprivate func onHeadersComplete() -> Int32 {
+        endSection()
         fieldSection.copy(into: &head.headers)
         fieldSection.removeAll()
         return complete(exchange(&head, with: HTTPHead()))
@@ -374,6 +385,7 @@ extension HTTP1Decoder {
     }
 
     fileprivate func onMessageComplete() -> Int32 {
+        endSection()
         if inTrailers && fieldSection.count > 0 {
             var trailers = HTTPHeaders()
             fieldSection.copy(into: &trailers)
@@ -387,6 +399,8 @@ extension HTTP1Decoder {
 
 extension HTTP1Decoder {
     /// llhttp needs callbacks with a lifetime at least the parser's: one table for the process.
+    /// There are none for the end of a field name or value: the next piece tells (`fieldPart`),
+    /// two calls from C into Swift per field fewer.
     nonisolated(unsafe) fileprivate static let settings: UnsafeMutablePointer<llhttp_settings_t> = {
         let settings = UnsafeMutablePointer<llhttp_settings_t>.allocate(capacity: 1)
         llhttp_settings_init(settings)
@@ -402,14 +416,8 @@ extension HTTP1Decoder {
         settings.pointee.on_header_field = { parser, at, length in
             HTTP1Decoder.with(parser) { $0.onHeaderField(HTTP1Decoder.buffer(at, length)) }
         }
-        settings.pointee.on_header_field_complete = { parser in
-            HTTP1Decoder.with(parser) { $0.onHeaderFieldComplete() }
-        }
         settings.pointee.on_header_value = { parser, at, length in
             HTTP1Decoder.with(parser) { $0.onHeaderValue(HTTP1Decoder.buffer(at, length)) }
-        }
-        settings.pointee.on_header_value_complete = { parser in
-            HTTP1Decoder.with(parser) { $0.onHeaderValueComplete() }
         }
         settings.pointee.on_headers_complete = { parser in
             HTTP1Decoder.with(parser) { $0.onHeadersComplete() }
@@ -422,4 +430,16 @@ extension HTTP1Decoder {
         }
         return settings
     }()
+}
+
+extension HTTP1Decoder {
+    /// Where a field line stands between llhttp's name and value pieces.
+    enum FieldPart {
+        /// No field is open (before the first, or after the section's end).
+        case between
+        /// Name pieces are arriving.
+        case name
+        /// Value pieces are arriving; a name piece or the section's end completes the field.
+        case value
+    }
 }

@@ -111,6 +111,35 @@ struct HTTP1DecoderTests {
         }
     }
 
+    /// Where each field ends is inferred from the next piece (a name after a value closes the
+    /// value; the first value piece closes the name): empty values (first, between, last,
+    /// whitespace only), an empty name, names and values cut anywhere, and trailers give the
+    /// same fields whichever way the bytes are split.
+    @Test func fieldBoundariesHoldAtEverySplit() {
+        let request = "POST /f HTTP/1.1\r\nX-Empty:\r\nHost: h\r\nX-Blank:   \r\nX-Mid:\r\nX-Tab:\tv\t\r\n"
+            + "Transfer-Encoding: chunked\r\nX-Last:\r\n\r\n3\r\nabc\r\n0\r\nT-Empty:\r\nT-One: 1\r\nT-Last:\r\n\r\n"
+        let expectedHead = "POST /f 1.1 ka=true chunked=true cl=- up=false "
+            + "[X-Empty=;Host=h;X-Blank=;X-Mid=;X-Tab=v;Transfer-Encoding=chunked;X-Last=]"
+        let input = request.bytes
+        let whole = decode(input, kind: .request)
+        #expect(whole.heads == [expectedHead], "\(whole)")
+        #expect(whole.trailers == [["T-Empty=", "T-One=1", "T-Last="]], "\(whole)")
+        for cut in 1..<input.count {
+            let split = decode(input, kind: .request, cuts: [cut])
+            #expect(split == whole, "cut at \(cut): \(split)")
+        }
+        let bytewise = decode(input, kind: .request, cuts: Array(1..<input.count))
+        #expect(bytewise == whole, "byte by byte: \(bytewise)")
+        let response = "HTTP/1.1 200 OK\r\nX-A:\r\nContent-Length: 2\r\nX-B:\r\n\r\nok".bytes
+        let answered = decode(response, kind: .response, cuts: Array(1..<response.count))
+        #expect(answered.heads == ["200 1.1 ka=true chunked=false cl=2 up=false [X-A=;Content-Length=2;X-B=]"], "\(answered)")
+        for empty in ["GET / HTTP/1.1\r\n: x\r\nHost: h\r\n\r\n", "GET / HTTP/1.1\r\nHost: h\r\n:\r\n\r\n",
+                      "GET / HTTP/1.1\r\nHost: h\r\n: \r\n\r\n"] {
+            let refused = decode(empty.bytes, kind: .request, cuts: Array(1..<empty.utf8.count))
+            #expect(refused.failure?.kind == .malformed && refused.heads.isEmpty, "\(empty.debugDescription): \(refused)")
+        }
+    }
+
     @Test func limitsMapToTheirStatus() {
         let limits = HTTP1DecoderLimits(maxTargetBytes: 16, maxHeaderBytes: 64, maxHeaderCount: 3)
         let longTarget = decode("GET /\(String(repeating: "a", count: 40)) HTTP/1.1\r\n\r\n".bytes, kind: .request, limits: limits)
