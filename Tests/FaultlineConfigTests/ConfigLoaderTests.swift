@@ -77,7 +77,7 @@ struct ConfigLoaderTests {
         #expect(demo.hostHeader == .preserve)
         #expect(demo.hostHeaderValue == "127.0.0.1:8081")
         #expect(demo.timeouts == UpstreamTimeouts(connectMs: 5000, responseMs: 30000, idleMs: 60000))
-        #expect(demo.maxIdleConnections == 64)
+        #expect(demo.maxIdleConnections == 256)
         // No routes and one upstream: an implicit catch-all named "default".
         #expect(config.routes == [RouteConfig(name: "default", match: RouteMatch(), upstream: "demo", faults: [])])
     }

@@ -71,6 +71,38 @@ struct HTTP2DownstreamTests {
         #expect(tls.output.contains("Application protocol: h2"), "\(tls.output)")
     }
 
+    /// One HTTP/2 client with 100 streams open keeps its HTTP/1 upstream connections: the
+    /// pool holds more than one client's concurrency, so the connections a burst of responses
+    /// releases are not closed for the next burst to open again (with a cap of 64 idle
+    /// connections, this run opened well over a hundred).
+    @Test func aHundredStreamsReuseTheirUpstreamConnections() async throws {
+        let origin = try await OriginProcess.demo()
+        defer { origin.kill() }
+        var listener = TLSProxyConfig.plainListener
+        listener["h2c"] = true
+        var config = TLSProxyConfig.root(listeners: [listener], upstreams: ["o": ["url": "http://127.0.0.1:\(origin.port)"]],
+                                         workers: 1)
+        config["log"] = ["format": "json", "destination": "file", "path": "traffic.log"]
+        let proxy = try await TLSProxy.start(config)
+        defer { proxy.kill() }
+        let requests = 3000
+        let result = try await Blocking.run {
+            try Command.launch(["h2load", "-n", "\(requests)", "-c", "1", "-m", "100", proxy.url("/64")], timeout: .seconds(60))
+        }
+        #expect(result.output.contains("\(requests) succeeded, 0 failed, 0 errored"), "\(result.output) \(result.error)")
+        let path = proxy.directory.path("traffic.log")
+        var records: [[String: Any]] = []
+        for _ in 0..<200 {
+            records = LogFile.records(path)
+            if records.count >= requests { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(records.count == requests)
+        // A record carries a connect duration when its exchange opened a connection.
+        let opened = records.filter { $0["faultline.duration.connect"] != nil }.count
+        #expect(opened > 0 && opened <= 120, "\(opened) upstream connections opened for \(requests) requests")
+    }
+
     @Test func aStreamWhoseClientDoesNotReadStallsOnlyItself() async throws {
         let stack = try await HTTP2Stack.start()
         let result = try await stack.python(HTTP2ClientScripts.slowStreamBesideFastOnes, [String(stack.proxy.ports[0])])

@@ -29,8 +29,11 @@ public struct UpstreamConfig: Sendable, Equatable {
     /// which no configured upstream's may be). Stored: every exchange asks.
     public let isForwarded: Bool
 
-    /// Default for `max_idle_connections`.
-    public static let defaultMaxIdleConnections = 64
+    /// Default for `max_idle_connections`: above the streams one HTTP/2 client may have open
+    /// (100 by default), each of which holds an HTTP/1 upstream connection. At 64, a cap below
+    /// that, the connections a burst of responses released beyond it were closed and opened
+    /// again for the next burst (docs/config.md).
+    public static let defaultMaxIdleConnections = 256
 
     /// Creates an upstream; `hostHeaderValue` is derived from host and port. For `https`,
     /// a nil `tls` means the defaults (system trust, verify `host`, TLS 1.2+, no pins);
