@@ -32,15 +32,28 @@ public enum HTTP1Encoder {
 
     /// `HTTP/1.x status reason\r\n`; an empty reason is replaced by the standard phrase.
     public static func appendStatusLine(status: Int, reason: [UInt8], minorVersion: Int = 1, into out: inout [UInt8]) {
-        append(minorVersion == 0 ? "HTTP/1.0 " : "HTTP/1.1 ", to: &out)
-        appendDecimal(status, into: &out)
-        out.append(UInt8(ascii: " "))
-        if reason.isEmpty {
-            out.append(contentsOf: HTTPStatus.reason(status).utf8)
-        } else {
-            out.append(contentsOf: reason)
+        var line = LineBuffer(capacity: 64 + reason.count)
+        appendStatusLine(status: status, reason: reason, minorVersion: minorVersion, into: &line)
+        line.withBytes { out.append(contentsOf: $0) }
+    }
+
+    /// The status line into a `LineBuffer`: on the response path it goes into the same room as
+    /// the fields, which are copied out once (three array appends cost some 400 instructions).
+    package static func appendStatusLine(status: Int, reason: [UInt8], minorVersion: Int = 1, into out: inout LineBuffer) {
+        out.append(minorVersion == 0 ? "HTTP/1.0 " : "HTTP/1.1 ")
+        // Any Int (an own response's status is not range-checked here): sign, 20 digits, space.
+        out.compose(capacity: 22) { composer in
+            if status < 0 { composer.put(UInt8(ascii: "-")) }
+            composer.putDigits(UInt64(status.magnitude))
+            composer.put(UInt8(ascii: " "))
         }
-        append("\r\n", to: &out)
+        if reason.isEmpty {
+            var standard = HTTPStatus.reason(status)
+            standard.withUTF8 { out.append(UnsafeRawBufferPointer($0)) }
+        } else {
+            reason.withUnsafeBytes { out.append($0) }
+        }
+        out.append("\r\n")
     }
 
     /// `name: value\r\n`. Inlinable so that each caller gets a version specialised for its

@@ -7,12 +7,14 @@ extension HTTPHead {
     public func validateRequest() throws(HTTPHeadViolation) {
         if let byte = target.first(where: { !Self.isTargetByte($0) }) { throw .invalidTargetByte(byte) }
         try validateFields()
-        var hostsValid = true
-        headers.forEachField { _, name, value in
-            if ASCII.equalsIgnoringCase(name, "host") && HTTPAuthority(value) == nil { hostsValid = false }
-            return hostsValid
+        if headers.namesSeen.contains(.host) {
+            var hostsValid = true
+            headers.forEachField { _, name, value in
+                if ASCII.equalsIgnoringCase(name, "host") && HTTPAuthority(value) == nil { hostsValid = false }
+                return hostsValid
+            }
+            if !hostsValid { throw .invalidHost }
         }
-        if !hostsValid { throw .invalidHost }
         if let authority = absoluteFormAuthority {
             // Userinfo is stripped before anything is forwarded or logged; the rest must be an authority.
             let host = authority.lastIndex(of: UInt8(ascii: "@")).map { authority[($0 + 1)...] } ?? authority
@@ -38,8 +40,15 @@ extension HTTPHead {
         if status == 101 && headers.firstIndex(of: "upgrade") == nil { throw .switchWithoutUpgrade }
     }
 
-    /// What requests and responses share.
+    /// What requests and responses share. Each pass runs only when its field is present
+    /// (`HTTPHeaders.namesSeen`): most heads have no Connection or Transfer-Encoding field.
     private func validateFields() throws(HTTPHeadViolation) {
+        let seen = headers.namesSeen
+        let transferEncodingIn10 = versionMajor == 1 && versionMinor == 0 && seen.contains(.transferEncoding)
+        guard !seen.isDisjoint(with: [.empty, .connection]) || transferEncodingIn10 else {
+            if seen.contains(.transferEncoding) { try validateTransferCodings() }
+            return
+        }
         var violation: HTTPHeadViolation?
         headers.forEachField { _, name, value in
             if name.isEmpty {
@@ -61,7 +70,7 @@ extension HTTPHead {
             return violation == nil
         }
         if let violation { throw violation }
-        try validateTransferCodings()
+        if seen.contains(.transferEncoding) { try validateTransferCodings() }
     }
 
     /// `chunked` may appear once, as the last coding of all Transfer-Encoding fields together.

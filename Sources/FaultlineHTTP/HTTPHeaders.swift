@@ -17,6 +17,8 @@ public struct HTTPHeaders: Sendable {
     public private(set) var bytes: [UInt8]
     /// The fields in arrival order.
     public private(set) var fields: [Field]
+    /// Which of the fields checks look for are among them (every change keeps it).
+    public private(set) var namesSeen: NamesSeen = []
 
     /// An empty set of fields.
     public init() {
@@ -28,6 +30,7 @@ public struct HTTPHeaders: Sendable {
     init(bytes: [UInt8], fields: [Field]) {
         self.bytes = bytes
         self.fields = fields
+        namesSeen = bytes.withUnsafeBytes { raw in fields.withUnsafeBufferPointer { NamesSeen.of($0, over: raw) } }
     }
 
     /// Number of fields.
@@ -44,6 +47,7 @@ public struct HTTPHeaders: Sendable {
     public mutating func removeAll(keepingCapacity: Bool) {
         bytes.removeAll(keepingCapacity: keepingCapacity)
         fields.removeAll(keepingCapacity: keepingCapacity)
+        namesSeen = []
     }
 
     /// Appends a field; `name` and `value` are copied as they are.
@@ -59,6 +63,7 @@ public struct HTTPHeaders: Sendable {
         bytes.append(13)
         bytes.append(10)
         fields.append(Field(start: start, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd))
+        namesSeen.formUnion(bytes.withUnsafeBytes { NamesSeen.of(UnsafeRawBufferPointer(rebasing: $0[Int(start)..<Int(nameEnd)])) })
     }
 
     /// Appends a field from raw bytes (HTTP/2 request fields, synthesized ones), the name
@@ -72,6 +77,7 @@ public struct HTTPHeaders: Sendable {
             $0.add(name: name, value: value, lowercasingName: lowercasingName)
         }) { line, written in
             bytes.append(contentsOf: line)
+            namesSeen.formUnion(NamesSeen.of(written, over: line))
             for field in written {
                 fields.append(Field(start: field.start + start, nameEnd: field.nameEnd + start,
                                     valueStart: field.valueStart + start, valueEnd: field.valueEnd + start))
@@ -90,6 +96,7 @@ public struct HTTPHeaders: Sendable {
         // One replacement per array: emptying and appending cost two generic calls each.
         bytes.replaceSubrange(bytes.indices, with: newBytes)
         fields.replaceSubrange(fields.indices, with: newFields)
+        namesSeen = NamesSeen.of(newFields, over: newBytes)
     }
 
     /// Calls `body` with the name and value of field `index`.

@@ -78,3 +78,65 @@ struct FieldsWriterTests {
         #expect(grown.pairs.map(\.name) == ["a", "a", "a", "c"] && headers.count == 3)
     }
 }
+
+/// `HTTPHeaders.namesSeen` lets checks skip a pass over the fields when its field is absent;
+/// it must follow every way fields are set, or a check would be skipped wrongly.
+@Suite struct NamesSeenTests {
+    /// What the set must be: worked out from the pairs.
+    private func expected(_ headers: HTTPHeaders) -> HTTPHeaders.NamesSeen {
+        var seen: HTTPHeaders.NamesSeen = []
+        for (name, _) in headers.pairs {
+            switch name.lowercased() {
+            case "": seen.insert(.empty)
+            case "host": seen.insert(.host)
+            case "connection": seen.insert(.connection)
+            case "transfer-encoding": seen.insert(.transferEncoding)
+            default: break
+            }
+        }
+        return seen
+    }
+
+    @Test func everyWayOfSettingFieldsKeepsTheSet() {
+        var headers = HTTPHeaders()
+        #expect(headers.namesSeen == [])
+        headers.add(name: "X-A", value: "1")
+        #expect(headers.namesSeen == [])
+        headers.add(name: "HOST", value: "h")
+        #expect(headers.namesSeen == [.host])
+        "Connection".utf8.withContiguousStorageIfAvailable { name in
+            headers.add(name: UnsafeRawBufferPointer(name), value: UnsafeRawBufferPointer(start: nil, count: 0),
+                        lowercasingName: true)
+        }
+        #expect(headers.namesSeen == [.host, .connection])
+        headers.add(name: "", value: "x")
+        #expect(headers.namesSeen == expected(headers))
+        headers.removeAll(keepingCapacity: true)
+        #expect(headers.namesSeen == [])
+        let built = HTTPHeaders(byteCapacity: 64, fieldCapacity: 2) { writer in
+            writer.add(name: "transfer-encoding", value: "chunked")
+            writer.add(name: "x-b", value: "2")
+        }
+        #expect(built.namesSeen == [.transferEncoding])
+    }
+
+    @Test func decodedHeadsCarryTheSet() {
+        let input = "GET / HTTP/1.1\r\nX-A: 1\r\nhOsT: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nConnection: x\r\n\r\n"
+        let decoder = HTTP1Decoder(kind: .request)
+        _ = Array(input.utf8).withUnsafeBytes { decoder.feed($0) }
+        var heads = 0
+        for event in decoder.events {
+            switch event {
+            case .head(let head):
+                heads += 1
+                #expect(head.headers.namesSeen == [.host, .transferEncoding])
+                #expect(head.headers.namesSeen == expected(head.headers))
+            case .trailers(let trailers):
+                #expect(trailers.namesSeen == [.connection])
+            case .body, .end:
+                break
+            }
+        }
+        #expect(heads == 1)
+    }
+}

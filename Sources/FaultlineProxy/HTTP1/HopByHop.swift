@@ -15,6 +15,7 @@ struct HopByHop {
 
     /// Reads the Connection header(s) of `headers`.
     init(_ headers: HTTPHeaders) {
+        guard headers.namesSeen.contains(.connection) else { return }
         headers.forEachField { _, name, value in
             guard ASCII.equalsIgnoringCase(name, "connection") else { return true }
             ASCII.forEachListElement(value) { element in

@@ -15,13 +15,14 @@ enum ResponseHeadWriter {
         return out
     }
 
-    /// `clientHead`, appended to `out` (a connection's reused buffer). The fields are composed
-    /// in `scratch` (the loop's; one of its own without it) and appended to `out` at once.
+    /// `clientHead`, appended to `out` (a connection's reused buffer). The status line and the
+    /// fields are composed in `scratch` (the loop's; one of its own without it) and appended to
+    /// `out` at once.
     static func appendClientHead(for head: HTTPHead, framing: BodyFraming, keepAlive: Bool, clientMinorVersion: Int,
                                  upgrade: Bool, into out: inout [UInt8], scratch: HeadScratch? = nil) {
         out.reserveCapacity(out.count + head.headers.bytes.count + head.reason.count + 192)
-        HTTP1Encoder.appendStatusLine(status: head.status, reason: head.reason, into: &out)
         (scratch ?? HeadScratch()).compose { fields in
+            HTTP1Encoder.appendStatusLine(status: head.status, reason: head.reason, into: &fields)
             appendFields(of: head, framing: framing, keepAlive: keepAlive, clientMinorVersion: clientMinorVersion,
                          upgrade: upgrade, into: &fields)
             fields.withBytes { out.append(contentsOf: $0) }
