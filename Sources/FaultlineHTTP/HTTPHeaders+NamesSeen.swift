@@ -4,6 +4,7 @@ extension HTTPHeaders {
     /// fields (the Connection list, Transfer-Encoding, every Host), and most heads carry few
     /// of those fields, so a pass is skipped when its field is absent.
     public struct NamesSeen: OptionSet, Sendable {
+        /// One bit per member.
         public let rawValue: UInt8
 
         /// Creates a set from its bits.

@@ -96,6 +96,8 @@ extension DownstreamConnection {
         next.withUnsafeBytes { decode($0) }
     }
 
+    /// A decoded request head: a CONNECT waits for the end of the pass; any other request gets
+    /// its session, record and origin-form target, then is held for its body or routed.
     private func beginExchange(_ received: borrowing HTTPHead) {
         deadline.disarm()
         if isForwardListener && received.method == "CONNECT" {
