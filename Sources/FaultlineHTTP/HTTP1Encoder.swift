@@ -111,12 +111,6 @@ public enum HTTP1Encoder {
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// A decimal integer in ASCII; total over Int (Int.min included: its magnitude is a UInt).
-    public static func appendDecimal(_ value: Int, into out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        appendDecimal(UInt64(value.magnitude), into: &out)
-    }
-
     /// A decimal unsigned integer in ASCII (at most 20 digits).
     public static func appendDecimal(_ value: UInt64, into out: inout [UInt8]) {
         if value == 0 {

@@ -45,10 +45,13 @@ extension HTTPHead {
     private func validateFields() throws(HTTPHeadViolation) {
         let seen = headers.namesSeen
         let transferEncodingIn10 = versionMajor == 1 && versionMinor == 0 && seen.contains(.transferEncoding)
-        guard !seen.isDisjoint(with: [.empty, .connection]) || transferEncodingIn10 else {
-            if seen.contains(.transferEncoding) { try validateTransferCodings() }
-            return
-        }
+        if !seen.isDisjoint(with: [.empty, .connection]) || transferEncodingIn10 { try validateFieldNames() }
+        if seen.contains(.transferEncoding) { try validateTransferCodings() }
+    }
+
+    /// Empty names, a Connection list naming a framing or target field, Transfer-Encoding in
+    /// HTTP/1.0: the first found, in field order.
+    private func validateFieldNames() throws(HTTPHeadViolation) {
         var violation: HTTPHeadViolation?
         headers.forEachField { _, name, value in
             if name.isEmpty {
@@ -70,7 +73,6 @@ extension HTTPHead {
             return violation == nil
         }
         if let violation { throw violation }
-        if seen.contains(.transferEncoding) { try validateTransferCodings() }
     }
 
     /// `chunked` may appear once, as the last coding of all Transfer-Encoding fields together.
