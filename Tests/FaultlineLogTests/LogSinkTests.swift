@@ -87,7 +87,13 @@ struct LogSinkTests {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         let (readEnd, writeEnd) = (fds[0], fds[1])
-        defer { close(readEnd) }
+        // Each end is closed exactly once, on every path: a second close could hit a
+        // descriptor another test running beside this one has just been given that number.
+        var readEndOpen = true
+        defer {
+            if readEndOpen { close(readEnd) }
+            close(writeEnd)
+        }
         let sink = try LogSink(destination: .fileDescriptor(writeEnd), format: "json", maxRecords: 100, maxBytes: 1 << 20)
         let payload = Array(repeating: UInt8(ascii: "x"), count: 4095) + [10]
         let start = ContinuousClock.now
@@ -101,9 +107,9 @@ struct LogSinkTests {
         #expect(!sink.flush(timeout: 0.05))
         // Unblock the writer: a reader closing gives the writer EPIPE (SIGPIPE is blocked on its thread).
         close(readEnd)
+        readEndOpen = false
         #expect(sink.close(timeout: 10))
         #expect(sink.failedWriteCount >= 1)
         #expect(sink.lastWriteErrno == EPIPE)
-        close(writeEnd)
     }
 }
