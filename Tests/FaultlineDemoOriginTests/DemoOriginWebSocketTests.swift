@@ -66,8 +66,16 @@ struct DemoOriginWebSocketTests {
             DemoOriginTestClient.sendAll(fd: fd, frame)
             done.signal()
         }
+        // The client owns `fd`: it must outlive the sender on every path, or its deinit closes
+        // a descriptor the sender still writes to, which another test may reuse meanwhile.
+        var sent = DispatchTimeoutResult.timedOut
+        defer {
+            if sent != .success { _ = done.wait(timeout: .now() + 30) }
+            withExtendedLifetime(client) {}
+        }
         let echoed = try client.readFrame()
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        sent = done.wait(timeout: .now() + 10)
+        #expect(sent == .success)
         #expect(echoed.opcode == 2 && echoed.payload == binary)
 
         // Fragments are echoed as they are, with a ping answered in between.

@@ -185,7 +185,11 @@ struct AdminSecurityTests {
             let client = try RawClient(port: port, readTimeout: .seconds(10))
             let request = Array("GET /health HTTP/1.1\r\nHost: evil.example:\(port)\r\n\r\n".utf8)
             let flood = Array(repeating: request, count: count).flatMap { $0 }
-            let sender = Thread { try? client.send(flood) }
+            let sent = DispatchSemaphore(value: 0)
+            let sender = Thread {
+                try? client.send(flood)
+                sent.signal()
+            }
             sender.start()
             let marker = Array("HTTP/1.1 421 ".utf8)
             var seen = 0
@@ -206,6 +210,10 @@ struct AdminSecurityTests {
                 }
                 tail = Array(window.suffix(marker.count - 1))
             }
+            // The sender must be done before the descriptor closes, or a send still looping
+            // writes to whatever reuses the number: ending the sending side makes it fail now.
+            client.shutdownWrite()
+            _ = sent.wait(timeout: .now() + 30)
             client.close()
             return seen
         }

@@ -18,7 +18,10 @@ public final class RawClient: @unchecked Sendable {
         }
         guard connected == 0 else {
             let code = errno
+            // The object is whole once `fd` is set, so `deinit` runs after this throw: mark
+            // the descriptor closed, or it closes the number again (maybe another test's by then).
             Glibc.close(fd)
+            fd = -1
             throw TestFailure("connect to 127.0.0.1:\(port) failed: errno \(code)")
         }
         let seconds = readTimeout.components.seconds
