@@ -36,4 +36,30 @@ struct ListenerTests {
         try harness.onLoop { _ in listener.value?.close() }
         #expect(!FreePort.isListening(Int(bound.port)), "a closed listener refuses connections")
     }
+
+    /// Accepted sockets start with delayed acknowledgements, so that a client's request is
+    /// acknowledged by the response rather than by a bare ACK (one packet fewer per new
+    /// connection). Linux reads TCP_QUICKACK back as 0 in that mode; listen() resets it, so
+    /// it must be set after listen(), and the accepted socket inherits it.
+    @Test func acceptedSocketsStartWithDelayedAcknowledgements() throws {
+        let address = try #require(SocketAddress(ip: "127.0.0.1", port: 0))
+        let fd = try Sockets.listen(on: address, reusePort: false)
+        defer { close(fd) }
+        #expect(Self.quickAck(fd) == 0, "the listening socket")
+        let bound = try #require(Sockets.localAddress(of: fd))
+        let client = try RawClient(port: Int(bound.port))
+        defer { client.close() }
+        var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&waiting, 1, 5000) == 1, "no connection to accept within 5 s")
+        let accepted = try #require(try Sockets.accept(fd))
+        defer { close(accepted.fd) }
+        #expect(Self.quickAck(accepted.fd) == 0, "the accepted socket")
+    }
+
+    private static func quickAck(_ fd: Int32) -> Int32 {
+        var value: Int32 = -1
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &value, &length) == 0 else { return -1 }
+        return value
+    }
 }
