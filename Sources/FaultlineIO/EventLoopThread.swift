@@ -9,8 +9,8 @@ public enum EventLoopThread {
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
-    /// Runs `body` on a new detached thread.
-    public static func start(_ body: @escaping @Sendable () -> Void) throws(IOError) {
+    /// Runs `body` on a new thread, which the caller joins (`join`) or detaches.
+    public static func start(_ body: @escaping @Sendable () -> Void) throws(IOError) -> pthread_t {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { argument in
@@ -23,6 +23,19 @@ public enum EventLoopThread {
             Unmanaged<Box>.fromOpaque(box).release()
             throw IOError("pthread_create", code: status)
         }
-        pthread_detach(thread)
+        return thread
+    }
+
+    /// Waits for each thread of `threads` to finish. The calling thread, if it is one of them,
+    /// cannot wait for itself: it is detached instead, so its resources go when it ends.
+    public static func join(_ threads: [pthread_t]) {
+        let current = pthread_self()
+        for thread in threads {
+            if pthread_equal(thread, current) != 0 {
+                pthread_detach(thread)
+            } else {
+                pthread_join(thread, nil)
+            }
+        }
     }
 }

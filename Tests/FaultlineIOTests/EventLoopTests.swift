@@ -81,12 +81,45 @@ struct EventLoopTests {
     @Test func stopEndsRun() throws {
         let loop = try EventLoop(index: 0)
         let returned = Recorder<Bool>()
-        try EventLoopThread.start {
+        let thread = try EventLoopThread.start {
             loop.run()
             returned.append(true)
         }
         // No timer is due: unless stop() comes first, the loop sleeps in epoll_wait until it wakes it.
         loop.stop()
         try returned.wait("run() to return") { !$0.isEmpty }
+        EventLoopThread.join([thread])
+    }
+
+    /// The process exits once the group has stopped: a loop still letting go of its
+    /// connections then would run under the libraries' exit handlers (OpenSSL frees its
+    /// global state at exit), a crash at shutdown. So `stop()` returns only once every loop has
+    /// let go of what it held, here an object whose release takes 200 ms.
+    @Test func groupStopReturnsOnceEveryLoopHasLetGoOfWhatItHeld() throws {
+        let group = try EventLoopGroup(count: 2)
+        let released = Recorder<Int>()
+        let scheduled = Recorder<Int>()
+        for loop in group.loops {
+            loop.execute {
+                let held = SlowRelease { released.append(loop.index) }
+                // A timer far off holds the object until the loop drops its work.
+                loop.schedule(afterMilliseconds: 600_000) { withExtendedLifetime(held) {} }
+                scheduled.append(loop.index)
+            }
+        }
+        try scheduled.wait("both loops holding their object") { $0.count == 2 }
+        group.stop()
+        #expect(released.all.sorted() == [0, 1], "stop() returned before the loops let go")
+        group.stop()
+    }
+}
+
+/// Runs `released` after a pause when it goes: a release that takes a while.
+private final class SlowRelease {
+    let released: () -> Void
+    init(_ released: @escaping () -> Void) { self.released = released }
+    deinit {
+        usleep(200_000)
+        released()
     }
 }
