@@ -13,7 +13,7 @@ struct ResponseDeliveryTests {
         let stack = try await ProxyStack.demo()
         defer { stack.stop() }
         let port = stack.port
-        // From empty, through sizes around 16 KiB, to several reads' worth.
+        // From empty to several reads' worth.
         let sizes = [0, 64, 16_383, 16_384, 16_385, 100_000]
         let failures = try await Blocking.run { () throws -> [String] in
             // Every request goes out before any response is read, so that the proxy sees
@@ -110,7 +110,9 @@ serve(handle)
         let sentWhileStalled = Self.lastSent(origin.output.text)
         let grown = try Self.residentKiB(pid) - before
         #expect(sentWhileStalled < 64 << 20, "the origin sent \(sentWhileStalled) bytes to a proxy whose client reads nothing")
-        #expect(grown < 32 * 1024, "the proxy's resident memory grew by \(grown) KiB")
+        // Roomy for a sanitizer's build (freed memory held in quarantine, shadow memory):
+        // unchecked, the growth is hundreds of MiB.
+        #expect(grown < 64 * 1024, "the proxy's resident memory grew by \(grown) KiB")
         // Reading again lets the stream go on: 8 MiB more arrive, and the origin is sending again.
         let read = try await Blocking.run { () -> Int in
             var total = 0
