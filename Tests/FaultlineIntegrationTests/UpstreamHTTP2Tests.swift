@@ -115,8 +115,13 @@ struct UpstreamHTTP2Tests {
         let refused = try await TLSCurl.get(proxy.url("/rst?code=7"), ["-X", "POST", "-d", "x", "-H", "X-Request-ID: h2-refused"])
         #expect(refused.status == 502 && refused.body.contains("did not process the HTTP/2 stream (RST_STREAM REFUSED_STREAM)"),
                 "\(refused)")
-        // REFUSED_STREAM means unprocessed: even a POST goes once more, and only once.
-        #expect(origin.requests.filter { $0.hasSuffix("/rst?code=7") }.count == 2, "\(origin.output.text)")
+        // REFUSED_STREAM means unprocessed: even a POST goes once more, and only once. The
+        // origin's log lines reach the test after the responses may have: wait for them.
+        let refusedTries = try await Deadline.poll("the origin's log of the refused stream's two tries", timeout: .seconds(10)) {
+            let count = origin.requests.filter { $0.hasSuffix("/rst?code=7") }.count
+            return count >= 2 ? count : nil
+        }
+        #expect(refusedTries == 2, "\(origin.output.text)")
         #expect(origin.requests.filter { $0.hasSuffix("/rst?code=2") }.count == 1, "\(origin.output.text)")
         let records = try await LogFile.waitForExchanges(["h2-reset", "h2-refused"], in: proxy.directory.path("traffic.log"))
         let byID = Dictionary(records.compactMap { record in record.requestID.map { ($0, record) } },
