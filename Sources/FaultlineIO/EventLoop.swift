@@ -226,9 +226,11 @@ public final class EventLoop: @unchecked Sendable {
     /// often produces the events this loop waits for, which it then collects without going to
     /// sleep and being woken. A sleep and a wake-up cost both sides more than the two system
     /// calls this adds when nothing comes; with the core to itself the yield returns at once.
+    /// A timer already due is work: the loop then takes its turn without yielding, so the
+    /// timer does not wait behind another thread's time slice.
     private func waitForEvents(_ events: UnsafeMutablePointer<epoll_event>, capacity: Int) -> Int32 {
         let ready = epoll_wait(epollFD, events, Int32(capacity), 0)
-        guard ready == 0 else { return ready }
+        guard ready == 0, waitTimeout() != 0 else { return ready }
         sched_yield()
         return epoll_wait(epollFD, events, Int32(capacity), waitTimeout())
     }
