@@ -161,9 +161,7 @@ struct BodyTests {
         #expect(echo["body_bytes"] as? Int == gibibyte)
         // sha256 of 1 GiB of zero bytes.
         #expect(echo["body_sha256"] as? String == "49bc20df15e412a64472421e13fe86ff1c5165e18b2afccf160d4dc19fe68a14")
-        let status = try String(contentsOfFile: "/proc/\(stack.proxy.child.pid)/status", encoding: .utf8)
-        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
-            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true)[1]) } ?? Int.max
+        let peak = ProcessMemory.kibibytes("VmHWM", of: stack.proxy.child.pid) ?? Int.max
         #expect(peak < 64 * 1024, "proxy peak RSS \(peak) kB")
     }
 }

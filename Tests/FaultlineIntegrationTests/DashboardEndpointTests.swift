@@ -117,22 +117,16 @@ struct DashboardEndpointTests {
         let stalled = try RawClient(port: stack.adminPort)
         defer { stalled.close() }
         try stalled.send("GET /exchanges/stream HTTP/1.1\r\nHost: 127.0.0.1:\(stack.adminPort)\r\n\r\n")
-        let before = try Self.residentKB(stack.proxy.child.pid)
+        let before = try #require(ProcessMemory.residentKiB(stack.proxy.child.pid))
         // Enough traffic to fill the socket buffers many times over had every record been queued.
         let load = try await Blocking.run {
             try Command.run(["h2load", "--h1", "-n", "20000", "-c", "4", "http://127.0.0.1:\(stack.proxy.port)/json"], timeout: .seconds(120))
         }
         #expect(load.output.contains("20000 succeeded"), "\(load.output)")
-        let after = try Self.residentKB(stack.proxy.child.pid)
+        let after = try #require(ProcessMemory.residentKiB(stack.proxy.child.pid))
         print("stalled stream: proxy RSS \(before) kB before, \(after) kB after 20000 exchanges")
         #expect(after - before < 32 * 1024, "the proxy grew by \(after - before) kB")
         let health = try await Self.curl(stack.adminPort, "/health")
         #expect(health.status == 200)
-    }
-
-    static func residentKB(_ pid: Int32) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let line = status.components(separatedBy: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 }

@@ -101,14 +101,14 @@ serve(handle)
             return client
         }
         defer { client.close() }
-        let before = try Self.residentKiB(pid)
+        let before = try #require(ProcessMemory.residentKiB(pid))
         // The client reads nothing now: the kernel's buffers fill, then the proxy's, and the
         // proxy must stop reading the upstream. Unchecked, the origin would pour hundreds of
         // MiB into the proxy in these two seconds.
         try await Task.sleep(for: .seconds(2))
         let stalledLines = origin.output.lines.count
         let sentWhileStalled = Self.lastSent(origin.output.text)
-        let grown = try Self.residentKiB(pid) - before
+        let grown = try #require(ProcessMemory.residentKiB(pid)) - before
         #expect(sentWhileStalled < 64 << 20, "the origin sent \(sentWhileStalled) bytes to a proxy whose client reads nothing")
         // Roomy for a sanitizer's build (freed memory held in quarantine, shadow memory):
         // unchecked, the growth is hundreds of MiB.
@@ -127,11 +127,5 @@ serve(handle)
     static func lastSent(_ log: String) -> Int {
         log.split(separator: "\n").last { $0.contains(" sent ") }
             .flatMap { $0.split(separator: " ").last.flatMap { Int($0) } } ?? 0
-    }
-
-    static func residentKiB(_ pid: Int32) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-        return try #require(line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true)[1]) })
     }
 }

@@ -15,7 +15,7 @@ struct UpstreamHTTP2FlowTests {
         let proxy = try await H2UpstreamStack.proxy(upstream: upstream)
         defer { proxy.kill() }
         let size = 24_000_000
-        let rssBefore = Self.residentKiB(proxy.process.child.pid)
+        let rssBefore = try #require(ProcessMemory.residentKiB(proxy.process.child.pid))
         let stalled = try RawClient(port: proxy.port, readTimeout: .seconds(1))
         defer { stalled.close() }
         try stalled.send("GET /bytes/\(size) HTTP/1.1\r\nHost: h2\r\nConnection: close\r\n\r\n")
@@ -23,7 +23,7 @@ struct UpstreamHTTP2FlowTests {
         try await Task.sleep(for: .milliseconds(2000))
         // The stream's window (1 MiB by default) bounds what waits in the proxy for this
         // client; without it the whole body would pile up in the proxy's memory.
-        let rssStalled = Self.residentKiB(proxy.process.child.pid)
+        let rssStalled = try #require(ProcessMemory.residentKiB(proxy.process.child.pid))
         #expect(rssStalled - rssBefore < 12 * 1024, "resident memory grew by \(rssStalled - rssBefore) KiB")
         // Another exchange on the same upstream connection goes through while the first client
         // reads nothing (24 MB is more than the connection window). Were the stalled stream
@@ -45,12 +45,5 @@ struct UpstreamHTTP2FlowTests {
         }
         let received = Array(body.bytes[split.upperBound...])
         #expect(received.count == size && received == expected)
-    }
-
-    /// VmRSS of process `pid`, in KiB (0 if unreadable).
-    static func residentKiB(_ pid: Int32) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 }

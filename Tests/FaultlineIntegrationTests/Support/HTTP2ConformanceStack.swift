@@ -114,11 +114,7 @@ final class HTTP2ConformanceStack: Sendable {
     }
 
     /// The proxy process's resident set size in KiB (`VmRSS` in /proc).
-    var proxyRSSKiB: Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(proxy.child.pid)/status", encoding: .utf8) else { return nil }
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
-    }
+    var proxyRSSKiB: Int? { ProcessMemory.residentKiB(proxy.child.pid) }
 
     func stop() {
         proxy.kill()
