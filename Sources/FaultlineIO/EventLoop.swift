@@ -30,6 +30,7 @@ public final class EventLoop: @unchecked Sendable {
     private var timers = TimerQueue()
     private var turnEnd: [TurnEndHandler] = []
     private var turnEndRunning: [TurnEndHandler] = []
+    private var yieldBeforeSleep = YieldBeforeSleep()
     private let pending = TracedMutex<[@Sendable () -> Void]>([])
     private let stopRequested = Atomic<Bool>(false)
     /// Where `StreamSocket.connect` connects on this loop when set: an in-memory network
@@ -225,13 +226,20 @@ public final class EventLoop: @unchecked Sendable {
     /// sleeps: whoever else is runnable there (a client, an origin, another loop) runs now and
     /// often produces the events this loop waits for, which it then collects without going to
     /// sleep and being woken. A sleep and a wake-up cost both sides more than the two system
-    /// calls this adds when nothing comes; with the core to itself the yield returns at once.
+    /// calls this adds when nothing comes. With the core to itself the yield returns at once
+    /// and buys nothing: `YieldBeforeSleep` then has the loop sleep without it for a while.
     /// A timer already due is work: the loop then takes its turn without yielding, so the
     /// timer does not wait behind another thread's time slice.
     private func waitForEvents(_ events: UnsafeMutablePointer<epoll_event>, capacity: Int) -> Int32 {
+        guard yieldBeforeSleep.shouldYield() else {
+            return epoll_wait(epollFD, events, Int32(capacity), waitTimeout())
+        }
         let ready = epoll_wait(epollFD, events, Int32(capacity), 0)
         guard ready == 0, waitTimeout() != 0 else { return ready }
+        let yieldStart = cl_monotonic_ns()
         sched_yield()
+        let yieldEnd = cl_monotonic_ns()
+        yieldBeforeSleep.yielded(for: yieldEnd >= yieldStart ? yieldEnd - yieldStart : 0)
         return epoll_wait(epollFD, events, Int32(capacity), waitTimeout())
     }
 
