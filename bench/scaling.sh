@@ -4,7 +4,9 @@
 # `workers: 1`, nginx `worker_processes 1`, HAProxy `nbthread 1`) and with two, alternated
 # round by round so both see the same machine, for keep-alive HTTP/1, the TLS listener and
 # h2. Prints, per scenario and proxy, the median req/s with one and with two workers and
-# their ratio, and whether Faultline's ratio is at least the better peer's. See docs/bench.md.
+# their ratio, and whether Faultline's ratio is at least the better peer's. Beside each ratio,
+# how busy the whole machine was (cores) with one worker and with two, and the ceiling that
+# leaves: a second worker only gets what one worker's run left idle. See docs/bench.md.
 #
 #   bench/scaling.sh                         3 rounds of 6 s per measurement
 #   BENCH_ROUNDS=5 BENCH_SECONDS=10 bench/scaling.sh
@@ -43,34 +45,50 @@ label = {"faultline": "Faultline", "nginx": "nginx", "haproxy": "HAProxy"}
 names = {"keepalive": "keep-alive GET /64, 50 conns", "tls_listener": "TLS listener, keep-alive GET /64, 50 conns",
          "h2": "h2 TLS listener, GET /64, 10 conns × 10 streams"}
 
-def rps(workers):
-    """{(proxy, scenario): [req/s per round]}"""
-    found = {}
+def measured(workers):
+    """{(proxy, scenario): [req/s per round]}, {(proxy, scenario): [cores busy per round]}"""
+    rates, busy = {}, {}
     for r in range(1, rounds + 1):
         for key, runs in load_scenario_runs(os.path.join(work, f"results-{workers}-{r}.tsv")).items():
             for kv in runs:
                 if "requests" in kv and "status" not in kv:
-                    found.setdefault(key, []).append(int(kv["requests"]) / (int(kv["duration_us"]) / 1e6))
-    return found
+                    seconds = int(kv["duration_us"]) / 1e6
+                    rates.setdefault(key, []).append(int(kv["requests"]) / seconds)
+                    if "machine_busy_us" in kv:
+                        busy.setdefault(key, []).append(int(kv["machine_busy_us"]) / 1e6 / seconds)
+    return rates, busy
 
-one, two = rps(1), rps(2)
+(one, busy_one), (two, busy_two) = measured(1), measured(2)
+cores = os.cpu_count() or 1
+
+def busy_cell(key):
+    a, b = busy_one.get(key), busy_two.get(key)
+    if not a or not b:
+        return "n/a | n/a"
+    ma = statistics.median(a)
+    return f"{ma:.2f} → {statistics.median(b):.2f} | {cores / ma:.2f}×"
 lines = [f"# Scaling from one worker to two\n",
          f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC · {os.cpu_count()} cores · "
          f"median of {rounds} rounds, one and two workers alternated · load average {load_start} at the start\n",
          "Layout **shared**: the proxies, the nginx origin (1 worker) and wrk/h2load (2 threads) all free to use "
          "both cores; one worker means Faultline `workers: 1`, nginx `worker_processes 1`, HAProxy `nbthread 1`.\n",
-         "| scenario | proxy | req/s, 1 worker | req/s, 2 workers | 2 ÷ 1 |", "|---|---|---:|---:|---:|"]
+         "Cores busy: the whole machine's CPU time (every process: proxy, origin, client, anything else) over "
+         "the measurement, in cores. A second worker can only use what one worker left idle, so "
+         f"{cores} ÷ cores busy with one worker is the most any proxy's 2 ÷ 1 can reach in this layout.\n",
+         "| scenario | proxy | req/s, 1 worker | req/s, 2 workers | 2 ÷ 1 | cores busy, 1 → 2 workers | ceiling |",
+         "|---|---|---:|---:|---:|---:|---:|"]
 targets = []
 for scenario in scenarios:
     ratios = {}
     for proxy in proxies:
         a, b = one.get((proxy, scenario)), two.get((proxy, scenario))
         if not a or not b:
-            lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | n/a | n/a | n/a |")
+            lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | n/a | n/a | n/a | n/a | n/a |")
             continue
         ma, mb = statistics.median(a), statistics.median(b)
         ratios[proxy] = mb / ma
-        lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | {ma:,.0f} | {mb:,.0f} | {mb / ma:.2f}× |")
+        lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | {ma:,.0f} | {mb:,.0f} | {mb / ma:.2f}× | "
+                     f"{busy_cell((proxy, scenario))} |")
     peers = {p: r for p, r in ratios.items() if p != "faultline"}
     if "faultline" in ratios and peers:
         best = max(peers, key=peers.get)
