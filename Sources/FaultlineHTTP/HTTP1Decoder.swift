@@ -186,6 +186,7 @@ extension HTTP1Decoder {
     /// Runs `body` on the decoder behind `parser` without retaining it: the decoder is
     /// alive for the whole `llhttp_execute` call that invokes the callback, and a retain and
     /// release per callback (a dozen per message) showed up in profiles.
+    @inline(__always)
     fileprivate static func with(_ parser: UnsafeMutablePointer<llhttp_t>?, _ body: (HTTP1Decoder) -> Int32) -> Int32 {
         guard let data = parser?.pointee.data else { return -1 }
         return Unmanaged<HTTP1Decoder>.fromOpaque(data)._withUnsafeGuaranteedRef(body)
@@ -246,6 +247,7 @@ extension HTTP1Decoder {
             ? fail(.malformed, "reason phrase longer than \(limits.maxTargetBytes) bytes") : 0
     }
 
+    @inline(__always)
     fileprivate func onHeaderField(_ piece: UnsafeRawBufferPointer) -> Int32 {
         headerBytes += piece.count
         if headerBytes > limits.maxHeaderBytes {
@@ -268,6 +270,7 @@ extension HTTP1Decoder {
         return 0
     }
 
+    @inline(__always)
     fileprivate func onHeaderValue(_ piece: UnsafeRawBufferPointer) -> Int32 {
         headerBytes += piece.count
         if headerBytes > limits.maxHeaderBytes {

@@ -38,6 +38,7 @@ struct HTTPFieldsBuilder: ~Copyable {
     }
 
     /// Starts a field whose name arrives in pieces.
+    @inline(__always)
     mutating func beginField() {
         if count == fieldCapacity {
             fieldCapacity *= 2
@@ -49,6 +50,7 @@ struct HTTPFieldsBuilder: ~Copyable {
     }
 
     /// Appends name bytes to the field being decoded.
+    @inline(__always)
     mutating func appendName(_ piece: UnsafeRawBufferPointer) {
         guard count > 0 else { return }
         append(piece)
@@ -62,6 +64,7 @@ struct HTTPFieldsBuilder: ~Copyable {
     }
 
     /// Ends the name of the field being decoded and starts its value.
+    @inline(__always)
     mutating func beginValue() {
         guard count > 0 else { return }
         appendPair(UInt8(ascii: ":"), UInt8(ascii: " "))
@@ -70,6 +73,7 @@ struct HTTPFieldsBuilder: ~Copyable {
     }
 
     /// Appends value bytes to the field being decoded.
+    @inline(__always)
     mutating func appendValue(_ piece: UnsafeRawBufferPointer) {
         guard count > 0 else { return }
         append(piece)
@@ -77,6 +81,7 @@ struct HTTPFieldsBuilder: ~Copyable {
     }
 
     /// Closes the line of the field being decoded, trimming trailing whitespace of the value.
+    @inline(__always)
     mutating func endField() {
         guard count > 0 else { return }
         var end = Int(fields[count - 1].valueEnd)
@@ -93,6 +98,7 @@ struct HTTPFieldsBuilder: ~Copyable {
                            fields: UnsafeBufferPointer(start: fields, count: count))
     }
 
+    @inline(__always)
     private mutating func append(_ piece: UnsafeRawBufferPointer) {
         guard let source = piece.baseAddress, !piece.isEmpty else { return }
         let needed = byteCount + piece.count
@@ -103,6 +109,7 @@ struct HTTPFieldsBuilder: ~Copyable {
 
     /// Two bytes (a separator) as two stores: a `memcpy` call per separator cost more than
     /// the copy (four separators per field).
+    @inline(__always)
     private mutating func appendPair(_ first: UInt8, _ second: UInt8) {
         if byteCount + 2 > byteCapacity { grow(to: byteCount + 2) }
         bytes[byteCount] = first
@@ -110,6 +117,7 @@ struct HTTPFieldsBuilder: ~Copyable {
         byteCount += 2
     }
 
+    @inline(never)
     private mutating func grow(to needed: Int) {
         byteCapacity = max(needed, byteCapacity * 2)
         bytes = bytes.movedToLarger(count: byteCount, capacity: byteCapacity)
