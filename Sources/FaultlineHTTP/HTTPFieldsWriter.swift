@@ -8,12 +8,16 @@
 /// translations size their room from the head they translate, so refusal means a wrong size
 /// (debug builds stop there).
 public struct HTTPFieldsWriter: ~Copyable {
-    private let bytes: UnsafeMutableBufferPointer<UInt8>
-    private let fields: UnsafeMutableBufferPointer<HTTPHeaders.Field>
+    // Inlinable where it writes: the HTTP/2 translations call it from another module once
+    // per field, and a call per field cost more than the stores it makes.
+    @usableFromInline let bytes: UnsafeMutableBufferPointer<UInt8>
+    @usableFromInline let fields: UnsafeMutableBufferPointer<HTTPHeaders.Field>
+    @usableFromInline var written = 0
+    @usableFromInline var fieldsWritten = 0
     /// Bytes written so far.
-    public private(set) var byteCount = 0
+    public var byteCount: Int { written }
     /// Fields written so far.
-    public private(set) var fieldCount = 0
+    public var fieldCount: Int { fieldsWritten }
 
     @usableFromInline
     init(bytes: UnsafeMutableBufferPointer<UInt8>, fields: UnsafeMutableBufferPointer<HTTPHeaders.Field>) {
@@ -22,6 +26,7 @@ public struct HTTPFieldsWriter: ~Copyable {
     }
 
     /// Appends `name: value`, the name lowercased when `lowercasingName` is set.
+    @inlinable @inline(__always)
     public mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lowercasingName: Bool = false) {
         guard let base = reserveLine(nameCount: name.count, valueCount: value.count) else { return }
         if let source = name.baseAddress {
@@ -63,23 +68,24 @@ public struct HTTPFieldsWriter: ~Copyable {
 
     /// Claims room for one line, writes its separator, line end and field entry, and returns
     /// where the name goes (the value follows it after ": "); nil when the line does not fit.
-    private mutating func reserveLine(nameCount: Int, valueCount: Int) -> UnsafeMutablePointer<UInt8>? {
+    @inlinable @inline(__always)
+    mutating func reserveLine(nameCount: Int, valueCount: Int) -> UnsafeMutablePointer<UInt8>? {
         let lineCount = nameCount + valueCount + 4
-        guard let start = bytes.baseAddress, fieldCount < fields.count, lineCount <= bytes.count - byteCount else {
+        guard let start = bytes.baseAddress, fieldsWritten < fields.count, lineCount <= bytes.count - written else {
             assertionFailure("a field section outgrew the room reserved for it")
             return nil
         }
-        let line = start + byteCount
+        let line = start + written
         line[nameCount] = UInt8(ascii: ":")
         line[nameCount + 1] = UInt8(ascii: " ")
         line[lineCount - 2] = 13
         line[lineCount - 1] = 10
-        let valueStart = byteCount + nameCount + 2
-        fields.initializeElement(at: fieldCount, to: HTTPHeaders.Field(
-            start: Int32(byteCount), nameEnd: Int32(byteCount + nameCount),
+        let valueStart = written + nameCount + 2
+        fields.initializeElement(at: fieldsWritten, to: HTTPHeaders.Field(
+            start: Int32(written), nameEnd: Int32(written + nameCount),
             valueStart: Int32(valueStart), valueEnd: Int32(valueStart + valueCount)))
-        fieldCount += 1
-        byteCount += lineCount
+        fieldsWritten += 1
+        written += lineCount
         return line
     }
 }

@@ -11,6 +11,15 @@ public struct HTTPHeaders: Sendable {
         public var valueStart: Int32
         /// Offset just past the value.
         public var valueEnd: Int32
+
+        // Spelled out so the inlinable field writer can make one.
+        @usableFromInline
+        init(start: Int32, nameEnd: Int32, valueStart: Int32, valueEnd: Int32) {
+            self.start = start
+            self.nameEnd = nameEnd
+            self.valueStart = valueStart
+            self.valueEnd = valueEnd
+        }
     }
 
     /// `Name: value\r\n` lines, back to back.
