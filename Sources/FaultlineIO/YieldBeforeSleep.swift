@@ -4,9 +4,11 @@
 /// second worker sharing it): that thread often produces the very events the loop would sleep
 /// for. On a core the loop has to itself, `sched_yield()` returns at once, and the probe and
 /// the yield are two system calls per sleep for nothing (on a dedicated core under keep-alive
-/// load: 0.4 more system calls per request, 4.56 → 4.97). Whether another thread ran shows in
-/// how long the yield took: alone, under a microsecond; when another thread ran, that thread's
-/// time slice (the measurements are in docs/bench.md, "Yielding before sleeping").
+/// load: 0.4 more system calls per request, 4.54-4.57 → 4.95-4.98). Whether another thread
+/// ran shows in how long the yield took: alone, under a microsecond; when another thread ran,
+/// that thread's time slice (the measurements are in docs/bench.md, "Yielding before
+/// sleeping"). A yield the hypervisor stretched reads as one that paid: harmless, the loop
+/// just yields a little longer.
 ///
 /// So after `unpaidLimit` yields in a row returned at once, the loop sleeps without yielding
 /// for `restSleeps` sleeps, then tries again; a yield that let another thread run starts the
