@@ -6,7 +6,8 @@
 # h2. Prints, per scenario and proxy, the median req/s with one and with two workers and
 # their ratio, and whether Faultline's ratio is at least the better peer's. Beside each ratio,
 # how busy the whole machine was (cores) with one worker and with two, and the ceiling that
-# leaves: a second worker only gets what one worker's run left idle. See docs/bench.md.
+# leaves: at the same CPU per request, a second worker only gets what one worker's run left
+# idle. See docs/bench.md.
 #
 #   bench/scaling.sh                         3 rounds of 6 s per measurement
 #   BENCH_ROUNDS=5 BENCH_SECONDS=10 bench/scaling.sh
@@ -61,20 +62,23 @@ def measured(workers):
 (one, busy_one), (two, busy_two) = measured(1), measured(2)
 cores = os.cpu_count() or 1
 
-def busy_cell(key):
+def busy_cells(key):
+    """The cores-busy and ceiling cells of one proxy and scenario."""
     a, b = busy_one.get(key), busy_two.get(key)
     if not a or not b:
-        return "n/a | n/a"
+        return ["n/a", "n/a"]
     ma = statistics.median(a)
-    return f"{ma:.2f} → {statistics.median(b):.2f} | {cores / ma:.2f}×"
+    return [f"{ma:.2f} → {statistics.median(b):.2f}", f"{cores / ma:.2f}×"]
+
 lines = [f"# Scaling from one worker to two\n",
-         f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC · {os.cpu_count()} cores · "
+         f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC · {cores} cores · "
          f"median of {rounds} rounds, one and two workers alternated · load average {load_start} at the start\n",
          "Layout **shared**: the proxies, the nginx origin (1 worker) and wrk/h2load (2 threads) all free to use "
          "both cores; one worker means Faultline `workers: 1`, nginx `worker_processes 1`, HAProxy `nbthread 1`.\n",
          "Cores busy: the whole machine's CPU time (every process: proxy, origin, client, anything else) over "
-         "the measurement, in cores. A second worker can only use what one worker left idle, so "
-         f"{cores} ÷ cores busy with one worker is the most any proxy's 2 ÷ 1 can reach in this layout.\n",
+         "the measurement, in cores. A second worker can only use what one worker left idle: "
+         f"ceiling = {cores} ÷ cores busy with one worker, what 2 ÷ 1 reaches if the whole machine's CPU per "
+         "request stays the same. Passing it takes less CPU per request, in the proxy, the client or the origin.\n",
          "| scenario | proxy | req/s, 1 worker | req/s, 2 workers | 2 ÷ 1 | cores busy, 1 → 2 workers | ceiling |",
          "|---|---|---:|---:|---:|---:|---:|"]
 targets = []
@@ -87,8 +91,8 @@ for scenario in scenarios:
             continue
         ma, mb = statistics.median(a), statistics.median(b)
         ratios[proxy] = mb / ma
-        lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | {ma:,.0f} | {mb:,.0f} | {mb / ma:.2f}× | "
-                     f"{busy_cell((proxy, scenario))} |")
+        cells = [names.get(scenario, scenario), label[proxy], f"{ma:,.0f}", f"{mb:,.0f}", f"{mb / ma:.2f}×"]
+        lines.append("| " + " | ".join(cells + busy_cells((proxy, scenario))) + " |")
     peers = {p: r for p, r in ratios.items() if p != "faultline"}
     if "faultline" in ratios and peers:
         best = max(peers, key=peers.get)
