@@ -108,12 +108,13 @@ cpu_ticks() {
 }
 HZ=$(getconf CLK_TCK)
 
-# machine_busy_ticks: CPU time (clock ticks) every core of the machine spent on anything but
-# idling (user, nice, system, irq, softirq; time stolen by the hypervisor not counted), from
-# /proc/stat. Over a measurement it says how much of the machine the proxy, the client and the
-# origin used together: what a second worker could still have used (bench/scaling.sh).
-machine_busy_ticks() {
-  awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8; exit}' /proc/stat
+# machine_ticks: two figures from /proc/stat, in clock ticks summed over every core: the time
+# spent on anything but idling (user, nice, system, irq, softirq), and all the time counted
+# (those, idle, iowait and what the hypervisor stole). Over a measurement, busy ÷ all × cores
+# is how much of the machine the proxy, the client and the origin used together, over exactly
+# the same window: what a second worker could still have used (bench/scaling.sh).
+machine_ticks() {
+  awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit}' /proc/stat
 }
 
 # start NAME CMD... : runs CMD in the background, logs to $WORK/NAME.log, sets LAST_PID

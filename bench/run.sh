@@ -423,14 +423,15 @@ measure() {
   if ((WARMUP > 0)); then
     timeout "$limit" wrk "$@" -d "${WARMUP}s" >"$WORK/wrk-$p-$scenario-$round.warmup.txt" 2>&1 || true
   fi
-  local cpu0 cpu1 busy0 busy1
-  cpu0=$(cpu_ticks "${PID[$p]}"); busy0=$(machine_busy_ticks)
+  local cpu0 cpu1 busy0 busy1 all0 all1
+  cpu0=$(cpu_ticks "${PID[$p]}"); read -r busy0 all0 < <(machine_ticks)
   if timeout "$limit" wrk -s "$BENCH_DIR/stats.lua" -d "${DURATION}s" "$@" >"$out" 2>&1 \
       && grep -q '^BENCH ' "$out"; then
-    cpu1=$(cpu_ticks "${PID[$p]}"); busy1=$(machine_busy_ticks)
+    cpu1=$(cpu_ticks "${PID[$p]}"); read -r busy1 all1 < <(machine_ticks)
     # The round is recorded so the report can pair before and after within a round.
-    printf '%s\t%s\t%s cpu_us=%d machine_busy_us=%d round=%d\n' "$p" "$scenario" "$(grep '^BENCH ' "$out" | sed 's/^BENCH //')" \
-      $(( (cpu1 - cpu0) * 1000000 / HZ )) $(( (busy1 - busy0) * 1000000 / HZ )) "$round" >>"$RESULTS"
+    printf '%s\t%s\t%s cpu_us=%d machine_busy_us=%d machine_all_us=%d round=%d\n' "$p" "$scenario" "$(grep '^BENCH ' "$out" | sed 's/^BENCH //')" \
+      $(( (cpu1 - cpu0) * 1000000 / HZ )) $(( (busy1 - busy0) * 1000000 / HZ )) \
+      $(( (all1 - all0) * 1000000 / HZ )) "$round" >>"$RESULTS"
   else
     log "$p/$scenario: wrk failed:"; tail -n 5 "$out" >&2 || true
     printf '%s\t%s\tstatus=error\n' "$p" "$scenario" >>"$RESULTS"

@@ -55,12 +55,12 @@ def measured(workers):
                 if "requests" in kv and "status" not in kv:
                     seconds = int(kv["duration_us"]) / 1e6
                     rates.setdefault(key, []).append(int(kv["requests"]) / seconds)
-                    if "machine_busy_us" in kv:
-                        busy.setdefault(key, []).append(int(kv["machine_busy_us"]) / 1e6 / seconds)
+                    if int(kv.get("machine_all_us", 0)) > 0:
+                        busy.setdefault(key, []).append(int(kv["machine_busy_us"]) / int(kv["machine_all_us"]) * cores)
     return rates, busy
 
-(one, busy_one), (two, busy_two) = measured(1), measured(2)
 cores = os.cpu_count() or 1
+(one, busy_one), (two, busy_two) = measured(1), measured(2)
 
 def busy_cells(key):
     """The cores-busy and ceiling cells of one proxy and scenario."""
