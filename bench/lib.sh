@@ -117,6 +117,30 @@ machine_ticks() {
   awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit}' /proc/stat
 }
 
+# loopback_packets: packets the loopback interface has carried (every one is sent and received
+# on this machine, so each costs both ends). Over a measurement, divided by the requests, it is
+# how many packets a proxy makes the client, the origin and itself handle per request.
+loopback_packets() {
+  awk '$1 == "lo:" {print $3; exit}' /proc/net/dev
+}
+
+# side_counters: what a measurement costs outside the proxy, as one line of three figures read
+# before and after it: the origin's CPU ticks (ORIGIN_PID), the load generators' CPU (ms, user +
+# system, from bash's `times`: this shell's finished children) and the loopback packets. Sets
+# SIDE rather than printing it: `times` in a command substitution counts the subshell's children.
+side_counters() {
+  times >"$WORK/.times"
+  SIDE="$(cpu_ticks "$ORIGIN_PID") $(awk 'NR == 2 {gsub(/[ms]/, " "); printf "%d", ($1 * 60 + $2 + $3 * 60 + $4) * 1000}' "$WORK/.times") $(loopback_packets)"
+}
+
+# side_fields BEFORE AFTER : the result fields of two of side_counters' lines (origin and client CPU in µs).
+side_fields() {
+  local -a a b
+  read -r -a a <<<"$1"; read -r -a b <<<"$2"
+  printf 'origin_cpu_us=%d client_cpu_us=%d lo_packets=%d' \
+    $(( (b[0] - a[0]) * 1000000 / HZ )) $(( (b[1] - a[1]) * 1000 )) $(( b[2] - a[2] ))
+}
+
 # start NAME CMD... : runs CMD in the background, logs to $WORK/NAME.log, sets LAST_PID
 start() {
   local name=$1; shift

@@ -47,8 +47,9 @@ names = {"keepalive": "keep-alive GET /64, 50 conns", "tls_listener": "TLS liste
          "h2": "h2 TLS listener, GET /64, 10 conns × 10 streams"}
 
 def measured(workers):
-    """{(proxy, scenario): [req/s per round]}, {(proxy, scenario): [cores busy per round]}"""
-    rates, busy = {}, {}
+    """{(proxy, scenario): [req/s per round]}, {(proxy, scenario): [cores busy per round]},
+    {(proxy, scenario): [(proxy, client, origin) CPU µs per request, per round]}"""
+    rates, busy, split = {}, {}, {}
     for r in range(1, rounds + 1):
         for key, runs in load_scenario_runs(os.path.join(work, f"results-{workers}-{r}.tsv")).items():
             for kv in runs:
@@ -57,10 +58,14 @@ def measured(workers):
                     rates.setdefault(key, []).append(int(kv["requests"]) / seconds)
                     if int(kv.get("machine_all_us", 0)) > 0:
                         busy.setdefault(key, []).append(int(kv["machine_busy_us"]) / int(kv["machine_all_us"]) * cores)
-    return rates, busy
+                    if "origin_cpu_us" in kv:
+                        requests = max(1, int(kv["requests"]))
+                        split.setdefault(key, []).append(tuple(int(kv[f]) / requests for f in
+                                                               ("cpu_us", "client_cpu_us", "origin_cpu_us")))
+    return rates, busy, split
 
 cores = os.cpu_count() or 1
-(one, busy_one), (two, busy_two) = measured(1), measured(2)
+(one, busy_one, split_one), (two, busy_two, split_two) = measured(1), measured(2)
 
 def busy_cells(key):
     """The cores-busy and ceiling cells of one proxy and scenario."""
@@ -69,6 +74,14 @@ def busy_cells(key):
         return ["n/a", "n/a"]
     ma = statistics.median(a)
     return [f"{ma:.2f} → {statistics.median(b):.2f}", f"{cores / ma:.2f}×"]
+
+def split_cell(key):
+    """CPU µs per request of the proxy, the load generator and the origin, one → two workers."""
+    a, b = split_one.get(key), split_two.get(key)
+    if not a or not b:
+        return "n/a"
+    med = lambda rows: [statistics.median(r[i] for r in rows) for i in range(3)]
+    return " → ".join(" / ".join(f"{v:.1f}" for v in med(rows)) for rows in (a, b))
 
 lines = [f"# Scaling from one worker to two\n",
          f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC · {cores} cores · "
@@ -79,20 +92,22 @@ lines = [f"# Scaling from one worker to two\n",
          "the measurement, in cores. A second worker can only use what one worker left idle: "
          f"ceiling = {cores} ÷ cores busy with one worker, what 2 ÷ 1 reaches if the whole machine's CPU per "
          "request stays the same. Passing it takes less CPU per request, in the proxy, the client or the origin.\n",
-         "| scenario | proxy | req/s, 1 worker | req/s, 2 workers | 2 ÷ 1 | cores busy, 1 → 2 workers | ceiling |",
-         "|---|---|---:|---:|---:|---:|---:|"]
+         "CPU per request: µs of CPU time per request of the proxy / the load generator / the origin, with one "
+         "worker → with two (each process's own user and system time, medians over the rounds).\n",
+         "| scenario | proxy | req/s, 1 worker | req/s, 2 workers | 2 ÷ 1 | cores busy, 1 → 2 workers | ceiling | CPU per request, proxy / client / origin |",
+         "|---|---|---:|---:|---:|---:|---:|---:|"]
 targets = []
 for scenario in scenarios:
     ratios = {}
     for proxy in proxies:
         a, b = one.get((proxy, scenario)), two.get((proxy, scenario))
         if not a or not b:
-            lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | n/a | n/a | n/a | n/a | n/a |")
+            lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | n/a | n/a | n/a | n/a | n/a | n/a |")
             continue
         ma, mb = statistics.median(a), statistics.median(b)
         ratios[proxy] = mb / ma
         cells = [names.get(scenario, scenario), label[proxy], f"{ma:,.0f}", f"{mb:,.0f}", f"{mb / ma:.2f}×"]
-        lines.append("| " + " | ".join(cells + busy_cells((proxy, scenario))) + " |")
+        lines.append("| " + " | ".join(cells + busy_cells((proxy, scenario)) + [split_cell((proxy, scenario))]) + " |")
     peers = {p: r for p, r in ratios.items() if p != "faultline"}
     if "faultline" in ratios and peers:
         best = max(peers, key=peers.get)
