@@ -76,7 +76,43 @@ def one(run, name):
         # CPU microseconds the proxy spent per request: less sensitive to a noisy, shared
         # machine than throughput, since it does not depend on who else got the cores.
         return int(run["cpu_us"]) / max(1, int(run["requests"]))
+    if name in SIDE_FIELDS:
+        # What the proxy made the rest of the machine spend per request (bench/lib.sh
+        # side_counters): the load generator's and the origin's CPU, and the loopback packets.
+        return int(run[SIDE_FIELDS[name]]) / max(1, int(run["requests"]))
     raise KeyError(name)
+
+
+SIDE_FIELDS = {"client": "client_cpu_us", "origin": "origin_cpu_us", "packets": "lo_packets"}
+SIDE_SCENARIOS = [("keep-alive", "keepalive"), ("new connection", "close"), ("upstream TLS", "tls_upstream"),
+                  ("TLS listener", "tls_listener"), ("h2", "h2")]
+
+
+def side_table(data, columns, ran, is_selected):
+    """Per scenario and proxy: client CPU / origin CPU (µs) and loopback packets per request,
+    medians over the rounds; empty when the results predate those fields."""
+    rows = []
+    for label, scenario in SIDE_SCENARIOS:
+        if not is_selected(scenario):
+            continue
+        cells = []
+        for p in columns:
+            runs = [r for r in data.get(p, {}).get(scenario, {"runs": []})["runs"] if "lo_packets" in r]
+            if p not in ran or not runs:
+                cells.append("—")
+                continue
+            client, origin, packets = (median([one(r, k) for r in runs]) for k in ("client", "origin", "packets"))
+            cells.append(f"{client:.1f} / {origin:.1f} / {packets:.2f}")
+        if any(c != "—" for c in cells):
+            rows.append(f"| {label} | " + " | ".join(cells) + " |")
+    if not rows:
+        return []
+    return ["What each proxy made the rest of the machine spend per request: the load generator's CPU "
+            "(µs) / the origin's CPU (µs) / loopback packets. In the split layout the load generator "
+            "and the origin share CPU 0, so these decide how many requests per second CPU 0 can carry.",
+            "",
+            "| scenario | " + " | ".join(LABEL[p] for p in columns) + " |",
+            "|---|" + "---:|" * len(columns)] + rows + [""]
 
 
 def metric(cell, name):
@@ -319,6 +355,7 @@ def main():
         for i, n in enumerate(footnotes, 1):
             out.append(f"[{i}] {n}  ")
         out.append("")
+    out.extend(side_table(data, columns, ran, is_selected))
     out.append("Targets (Faultline after):" if paired else "Targets:")
     out.append("")
     out.extend(targets)
