@@ -134,8 +134,8 @@ struct MetricsTests {
     }
 
     /// Each worker accepts on its own socket and the kernel hashes connections to them however
-    /// busy they are; a worker hands a connection it accepted to the other when that one holds
-    /// at least two fewer. Two hundred connections opened one after another (each answered
+    /// busy they are; a worker holding sixteen or more hands a connection it accepted to the
+    /// other when that one holds at least two fewer. Two hundred connections opened one after another (each answered
     /// before the next) end up at most two apart; the kernel's hash alone kept them that close
     /// in about a quarter of runs (a binomial split of 200).
     @Test func workersShareConnectionsEvenly() async throws {
@@ -156,5 +156,26 @@ struct MetricsTests {
         let second = metrics.value("faultline_worker_connections", ["worker": "1"]) ?? -1
         #expect(first + second == 200, "\(metrics.all("faultline_worker_connections"))")
         #expect(abs(first - second) <= 2, "workers hold \(first) and \(second) connections")
+    }
+
+    /// Below sixteen connections a worker hands a new one over whenever the other holds fewer:
+    /// ten connections (h2load's ten HTTP/2 connections, each a tenth of the load) end up five
+    /// and five, wherever the kernel's hash put them.
+    @Test func workersShareAFewConnectionsExactly() async throws {
+        let stack = try await Self.start()
+        var clients: [RawClient] = []
+        defer { clients.forEach { $0.close() } }
+        for index in 0..<10 {
+            let client = try RawClient(port: stack.proxy.port)
+            clients.append(client)
+            try client.send("GET /users/\(index) HTTP/1.1\r\nHost: metrics.test\r\n\r\n")
+            let answer = client.readResponses(1)
+            try #require(answer.responses.count == 1 && !answer.closed, "connection \(index)")
+        }
+        let metrics = try await MetricsScrape.read(adminPort: stack.adminPort, until: "10 active connections") {
+            $0.value("faultline_active_connections") == 10
+        }
+        #expect(metrics.value("faultline_worker_connections", ["worker": "0"]) == 5, "\(metrics.all("faultline_worker_connections"))")
+        #expect(metrics.value("faultline_worker_connections", ["worker": "1"]) == 5, "\(metrics.all("faultline_worker_connections"))")
     }
 }
