@@ -135,26 +135,12 @@ struct MetricsTests {
 
     /// Each worker accepts on its own socket and the kernel hashes connections to them however
     /// busy they are; a worker holding sixteen or more hands a connection it accepted to the
-    /// other when that one holds at least two fewer. Two hundred connections opened one after another (each answered
-    /// before the next) end up at most two apart; the kernel's hash alone kept them that close
-    /// in about a quarter of runs (a binomial split of 200).
+    /// other when that one holds at least two fewer. Two hundred connections opened one after
+    /// another (each answered before the next) end up at most two apart; the kernel's hash alone
+    /// kept them that close in about a quarter of runs (a binomial split of 200).
     @Test func workersShareConnectionsEvenly() async throws {
-        let stack = try await Self.start()
-        var clients: [RawClient] = []
-        defer { clients.forEach { $0.close() } }
-        for index in 0..<200 {
-            let client = try RawClient(port: stack.proxy.port)
-            clients.append(client)
-            try client.send("GET /users/\(index) HTTP/1.1\r\nHost: metrics.test\r\n\r\n")
-            let answer = client.readResponses(1)
-            try #require(answer.responses.count == 1 && !answer.closed, "connection \(index)")
-        }
-        let metrics = try await MetricsScrape.read(adminPort: stack.adminPort, until: "200 active connections") {
-            $0.value("faultline_active_connections") == 200
-        }
-        let first = metrics.value("faultline_worker_connections", ["worker": "0"]) ?? -1
-        let second = metrics.value("faultline_worker_connections", ["worker": "1"]) ?? -1
-        #expect(first + second == 200, "\(metrics.all("faultline_worker_connections"))")
+        let (first, second, all) = try await Self.workerConnections(afterOpening: 200)
+        #expect(first + second == 200, "\(all)")
         #expect(abs(first - second) <= 2, "workers hold \(first) and \(second) connections")
     }
 
@@ -162,20 +148,29 @@ struct MetricsTests {
     /// ten connections (h2load's ten HTTP/2 connections, each a tenth of the load) end up five
     /// and five, wherever the kernel's hash put them.
     @Test func workersShareAFewConnectionsExactly() async throws {
-        let stack = try await Self.start()
+        let (first, second, all) = try await Self.workerConnections(afterOpening: 10)
+        #expect(first == 5 && second == 5, "\(all)")
+    }
+
+    /// Opens `count` connections to a fresh two-worker proxy, one after another, each answered
+    /// before the next; returns how many each worker holds once all are open (-1 when missing)
+    /// and the gauge's lines for a failure message.
+    private static func workerConnections(afterOpening count: Int) async throws -> (Double, Double, String) {
+        let stack = try await start()
         var clients: [RawClient] = []
         defer { clients.forEach { $0.close() } }
-        for index in 0..<10 {
+        for index in 0..<count {
             let client = try RawClient(port: stack.proxy.port)
             clients.append(client)
             try client.send("GET /users/\(index) HTTP/1.1\r\nHost: metrics.test\r\n\r\n")
             let answer = client.readResponses(1)
             try #require(answer.responses.count == 1 && !answer.closed, "connection \(index)")
         }
-        let metrics = try await MetricsScrape.read(adminPort: stack.adminPort, until: "10 active connections") {
-            $0.value("faultline_active_connections") == 10
+        let metrics = try await MetricsScrape.read(adminPort: stack.adminPort, until: "\(count) active connections") {
+            $0.value("faultline_active_connections") == Double(count)
         }
-        #expect(metrics.value("faultline_worker_connections", ["worker": "0"]) == 5, "\(metrics.all("faultline_worker_connections"))")
-        #expect(metrics.value("faultline_worker_connections", ["worker": "1"]) == 5, "\(metrics.all("faultline_worker_connections"))")
+        return (metrics.value("faultline_worker_connections", ["worker": "0"]) ?? -1,
+                metrics.value("faultline_worker_connections", ["worker": "1"]) ?? -1,
+                "\(metrics.all("faultline_worker_connections"))")
     }
 }
