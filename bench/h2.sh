@@ -45,8 +45,9 @@ measure_h2() {
     timeout "$limit" h2load "$@" -D "$WARMUP" >"$WORK/h2load-$p-$scenario-$round.warmup.txt" 2>&1 || true
   fi
   cpu0=$(cpu_ticks "${PID[$p]}"); read -r busy0 all0 < <(machine_ticks); side_counters; side0=$SIDE
+  client_mark "$WORK/.client0"
   if timeout "$limit" h2load "$@" -D "$DURATION" >"$out" 2>&1 \
-      && line=$(python3 "$BENCH_DIR/h2load_stats.py" "$out"); then
+      && client_mark "$WORK/.client1" && line=$(python3 "$BENCH_DIR/h2load_stats.py" "$out"); then
     cpu1=$(cpu_ticks "${PID[$p]}"); read -r busy1 all1 < <(machine_ticks); side_counters
     if [[ $line == no-h2* ]]; then
       echo "$p: h2 not negotiated (h2load: ${line#no-h2 })" >&2

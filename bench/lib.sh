@@ -124,21 +124,31 @@ loopback_packets() {
   awk '$1 == "lo:" {print $3; exit}' /proc/net/dev
 }
 
-# side_counters: what a measurement costs outside the proxy, as one line of three figures read
-# before and after it: the origin's CPU ticks (ORIGIN_PID), the load generators' CPU (ms, user +
-# system, from bash's `times`: this shell's finished children) and the loopback packets. Sets
-# SIDE rather than printing it: `times` in a command substitution counts the subshell's children.
+# side_counters: what a measurement costs outside the proxy, read before and after it: the
+# origin's CPU ticks (ORIGIN_PID) and the loopback packets. Sets SIDE.
 side_counters() {
-  times >"$WORK/.times"
-  SIDE="$(cpu_ticks "$ORIGIN_PID") $(awk 'NR == 2 {gsub(/[ms]/, " "); printf "%d", ($1 * 60 + $2 + $3 * 60 + $4) * 1000}' "$WORK/.times") $(loopback_packets)"
+  SIDE="$(cpu_ticks "$ORIGIN_PID") $(loopback_packets)"
 }
 
-# side_fields BEFORE AFTER : the result fields of two of side_counters' lines (origin and client CPU in µs).
+# client_mark FILE: bash's `times` into FILE, right before and right after the load generator:
+# its second line is the CPU time of this shell's finished children, so the difference between
+# the two is the load generator's CPU. Between the two marks nothing else may run; `times` is a
+# builtin, so the mark itself starts no process (in a command substitution it would count the
+# subshell's children instead).
+client_mark() {
+  times >"$1"
+}
+
+# side_fields BEFORE AFTER : the result fields of two side_counters lines and the two client
+# marks ($WORK/.client0 and $WORK/.client1): origin and client CPU in µs, loopback packets.
 side_fields() {
   local -a a b
+  local client
   read -r -a a <<<"$1"; read -r -a b <<<"$2"
+  client=$(awk 'FNR == 2 {gsub(/[ms]/, " "); t = ($1 * 60 + $2 + $3 * 60 + $4) * 1000000; if (NR == FNR) s = -t; else s += t}
+                END {printf "%d", s}' "$WORK/.client0" "$WORK/.client1")
   printf 'origin_cpu_us=%d client_cpu_us=%d lo_packets=%d' \
-    $(( (b[0] - a[0]) * 1000000 / HZ )) $(( (b[1] - a[1]) * 1000 )) $(( b[2] - a[2] ))
+    $(( (b[0] - a[0]) * 1000000 / HZ )) "$client" $(( b[1] - a[1] ))
 }
 
 # start NAME CMD... : runs CMD in the background, logs to $WORK/NAME.log, sets LAST_PID

@@ -426,8 +426,9 @@ measure() {
   fi
   local cpu0 cpu1 busy0 busy1 all0 all1 side0
   cpu0=$(cpu_ticks "${PID[$p]}"); read -r busy0 all0 < <(machine_ticks); side_counters; side0=$SIDE
+  client_mark "$WORK/.client0"
   if timeout "$limit" wrk -s "$BENCH_DIR/stats.lua" -d "${DURATION}s" "$@" >"$out" 2>&1 \
-      && grep -q '^BENCH ' "$out"; then
+      && client_mark "$WORK/.client1" && grep -q '^BENCH ' "$out"; then
     cpu1=$(cpu_ticks "${PID[$p]}"); read -r busy1 all1 < <(machine_ticks); side_counters
     # The round is recorded so the report can pair before and after within a round.
     printf '%s\t%s\t%s cpu_us=%d machine_busy_us=%d machine_all_us=%d %s round=%d\n' "$p" "$scenario" "$(grep '^BENCH ' "$out" | sed 's/^BENCH //')" \
