@@ -32,7 +32,7 @@ verify_h2() {
 # h2load for the same time, CPU read the same way; the result line has the keys report.py reads.
 measure_h2() {
   local p=$1 scenario=$2; shift 2
-  local out="$WORK/h2load-$p-$scenario-$round.txt" limit=$((DURATION + WARMUP + 60)) cpu0 cpu1 busy0 busy1 all0 all1 line side0
+  local out="$WORK/h2load-$p-$scenario-$round.txt" limit=$((DURATION + WARMUP + 60)) line
   if ! kill -0 "${PID[$p]}" 2>/dev/null; then
     printf '%s\t%s\tstatus=died\n' "$p" "$scenario" >>"$RESULTS"
     return 0
@@ -44,18 +44,14 @@ measure_h2() {
   if ((WARMUP > 0)); then
     timeout "$limit" h2load "$@" -D "$WARMUP" >"$WORK/h2load-$p-$scenario-$round.warmup.txt" 2>&1 || true
   fi
-  cpu0=$(cpu_ticks "${PID[$p]}"); read -r busy0 all0 < <(machine_ticks); side_counters; side0=$SIDE
-  client_mark "$WORK/.client0"
+  counters_start "${PID[$p]}" "${PID[origin]}"
   if timeout "$limit" h2load "$@" -D "$DURATION" >"$out" 2>&1 \
-      && client_mark "$WORK/.client1" && line=$(python3 "$BENCH_DIR/h2load_stats.py" "$out"); then
-    cpu1=$(cpu_ticks "${PID[$p]}"); read -r busy1 all1 < <(machine_ticks); side_counters
+      && counters_stop "${PID[$p]}" "${PID[origin]}" && line=$(python3 "$BENCH_DIR/h2load_stats.py" "$out"); then
     if [[ $line == no-h2* ]]; then
       echo "$p: h2 not negotiated (h2load: ${line#no-h2 })" >&2
       printf '%s\t%s\tstatus=no-h2\n' "$p" "$scenario" >>"$RESULTS"
     else
-      printf '%s\t%s\t%s cpu_us=%d machine_busy_us=%d machine_all_us=%d %s round=%d\n' "$p" "$scenario" "$line" \
-        $(( (cpu1 - cpu0) * 1000000 / HZ )) $(( (busy1 - busy0) * 1000000 / HZ )) \
-        $(( (all1 - all0) * 1000000 / HZ )) "$(side_fields "$side0" "$SIDE")" "$round" >>"$RESULTS"
+      printf '%s\t%s\t%s %s round=%d\n' "$p" "$scenario" "$line" "$(counter_fields)" "$round" >>"$RESULTS"
     fi
   else
     log "$p/$scenario: h2load failed:"; tail -n 5 "$out" >&2 || true

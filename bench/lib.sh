@@ -124,31 +124,39 @@ loopback_packets() {
   awk '$1 == "lo:" {print $3; exit}' /proc/net/dev
 }
 
-# side_counters: what a measurement costs outside the proxy, read before and after it: the
-# origin's CPU ticks (ORIGIN_PID) and the loopback packets. Sets SIDE.
-side_counters() {
-  SIDE="$(cpu_ticks "$ORIGIN_PID") $(loopback_packets)"
+# counters_start PROXY-PID ORIGIN-PID, right before a load generator, and counters_stop with
+# the same arguments right after it: every counter a measurement reports is read on both sides
+# (counters_read), and counter_fields prints their differences as result fields. The load
+# generator's CPU comes from bash's `times` (this shell's finished children): it is the last
+# thing counters_start does and the first counters_stop does, so the processes the reads start
+# are not counted as the client's. `times` is a builtin and runs in this shell (in a command
+# substitution it would count the subshell's children instead).
+counters_start() {
+  COUNTERS_START=$(counters_read "$1" "$2")
+  times >"$WORK/.client-start"
+}
+counters_stop() {
+  times >"$WORK/.client-stop"
+  COUNTERS_STOP=$(counters_read "$1" "$2")
 }
 
-# client_mark FILE: bash's `times` into FILE, right before and right after the load generator:
-# its second line is the CPU time of this shell's finished children, so the difference between
-# the two is the load generator's CPU. Between the two marks nothing else may run; `times` is a
-# builtin, so the mark itself starts no process (in a command substitution it would count the
-# subshell's children instead).
-client_mark() {
-  times >"$1"
+# counters_read PROXY-PID ORIGIN-PID: in clock ticks, the proxy's CPU, the machine's busy and
+# all time (machine_ticks) and the origin's CPU; then the loopback packets.
+counters_read() {
+  echo "$(cpu_ticks "$1") $(machine_ticks) $(cpu_ticks "$2") $(loopback_packets)"
 }
 
-# side_fields BEFORE AFTER : the result fields of two side_counters lines and the two client
-# marks ($WORK/.client0 and $WORK/.client1): origin and client CPU in µs, loopback packets.
-side_fields() {
+# counter_fields: the result fields of the last counters_start and counters_stop: CPU in µs of
+# the proxy (cpu_us), the machine (busy and all), the origin and the load generator; packets.
+counter_fields() {
   local -a a b
   local client
-  read -r -a a <<<"$1"; read -r -a b <<<"$2"
+  read -r -a a <<<"$COUNTERS_START"; read -r -a b <<<"$COUNTERS_STOP"
   client=$(awk 'FNR == 2 {gsub(/[ms]/, " "); t = ($1 * 60 + $2 + $3 * 60 + $4) * 1000000; if (NR == FNR) s = -t; else s += t}
-                END {printf "%d", s}' "$WORK/.client0" "$WORK/.client1")
-  printf 'origin_cpu_us=%d client_cpu_us=%d lo_packets=%d' \
-    $(( (b[0] - a[0]) * 1000000 / HZ )) "$client" $(( b[1] - a[1] ))
+                END {printf "%.0f", s}' "$WORK/.client-start" "$WORK/.client-stop")
+  printf 'cpu_us=%d machine_busy_us=%d machine_all_us=%d origin_cpu_us=%d client_cpu_us=%d lo_packets=%d' \
+    $(( (b[0] - a[0]) * 1000000 / HZ )) $(( (b[1] - a[1]) * 1000000 / HZ )) $(( (b[2] - a[2]) * 1000000 / HZ )) \
+    $(( (b[3] - a[3]) * 1000000 / HZ )) "$client" $(( b[4] - a[4] ))
 }
 
 # start NAME CMD... : runs CMD in the background, logs to $WORK/NAME.log, sets LAST_PID

@@ -78,7 +78,8 @@ def one(run, name):
         return int(run["cpu_us"]) / max(1, int(run["requests"]))
     if name in SIDE_FIELDS:
         # What the proxy made the rest of the machine spend per request (bench/lib.sh
-        # side_counters): the load generator's and the origin's CPU, and the loopback packets.
+        # counters_start and counters_stop): the load generator's and the origin's CPU, and the
+        # loopback packets.
         return int(run[SIDE_FIELDS[name]]) / max(1, int(run["requests"]))
     raise KeyError(name)
 

@@ -301,7 +301,6 @@ render "$BENCH_DIR/conf/origin-nginx.conf.in" "$WORK/origin.conf" "$ORIGIN_PORT"
 log "origin: nginx on 127.0.0.1:$ORIGIN_PORT${TLS:+, HTTPS on 127.0.0.1:$ORIGIN_TLS_PORT}"
 start origin "$NGINX" -p "$WORK/" -e "$WORK/origin-error.log" -c "$WORK/origin.conf"
 PID[origin]=$LAST_PID
-ORIGIN_PID=$LAST_PID
 wait_ready origin "$ORIGIN_PORT" "${PID[origin]}"
 verify origin "$ORIGIN_PORT"
 if [[ -n $TLS ]]; then
@@ -424,16 +423,12 @@ measure() {
   if ((WARMUP > 0)); then
     timeout "$limit" wrk "$@" -d "${WARMUP}s" >"$WORK/wrk-$p-$scenario-$round.warmup.txt" 2>&1 || true
   fi
-  local cpu0 cpu1 busy0 busy1 all0 all1 side0
-  cpu0=$(cpu_ticks "${PID[$p]}"); read -r busy0 all0 < <(machine_ticks); side_counters; side0=$SIDE
-  client_mark "$WORK/.client0"
+  counters_start "${PID[$p]}" "${PID[origin]}"
   if timeout "$limit" wrk -s "$BENCH_DIR/stats.lua" -d "${DURATION}s" "$@" >"$out" 2>&1 \
-      && client_mark "$WORK/.client1" && grep -q '^BENCH ' "$out"; then
-    cpu1=$(cpu_ticks "${PID[$p]}"); read -r busy1 all1 < <(machine_ticks); side_counters
+      && counters_stop "${PID[$p]}" "${PID[origin]}" && grep -q '^BENCH ' "$out"; then
     # The round is recorded so the report can pair before and after within a round.
-    printf '%s\t%s\t%s cpu_us=%d machine_busy_us=%d machine_all_us=%d %s round=%d\n' "$p" "$scenario" "$(grep '^BENCH ' "$out" | sed 's/^BENCH //')" \
-      $(( (cpu1 - cpu0) * 1000000 / HZ )) $(( (busy1 - busy0) * 1000000 / HZ )) \
-      $(( (all1 - all0) * 1000000 / HZ )) "$(side_fields "$side0" "$SIDE")" "$round" >>"$RESULTS"
+    printf '%s\t%s\t%s %s round=%d\n' "$p" "$scenario" "$(grep '^BENCH ' "$out" | sed 's/^BENCH //')" \
+      "$(counter_fields)" "$round" >>"$RESULTS"
   else
     log "$p/$scenario: wrk failed:"; tail -n 5 "$out" >&2 || true
     printf '%s\t%s\tstatus=error\n' "$p" "$scenario" >>"$RESULTS"
