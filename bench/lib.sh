@@ -124,6 +124,14 @@ loopback_packets() {
   awk '$1 == "lo:" {print $3; exit}' /proc/net/dev
 }
 
+# tcp_opens: TCP connections this machine has opened (/proc/net/snmp's ActiveOpens): every
+# connect() of the client to the proxy and of the proxy to the origin. Over a measurement,
+# per request, it shows a proxy that closes pooled upstream connections and opens them again
+# (a pool capped below the concurrency) and what the close scenario costs in connections.
+tcp_opens() {
+  awk '$1 == "Tcp:" && $6 ~ /^[0-9]+$/ {print $6; exit}' /proc/net/snmp
+}
+
 # counters_start PROXY-PID ORIGIN-PID, right before a load generator, and counters_stop with
 # the same arguments right after it: every counter a measurement reports is read on both sides
 # (counters_read), and counter_fields prints their differences as result fields. The load
@@ -141,22 +149,24 @@ counters_stop() {
 }
 
 # counters_read PROXY-PID ORIGIN-PID: in clock ticks, the proxy's CPU, the machine's busy and
-# all time (machine_ticks) and the origin's CPU; then the loopback packets.
+# all time (machine_ticks) and the origin's CPU; then the loopback packets and TCP connections
+# opened.
 counters_read() {
-  echo "$(cpu_ticks "$1") $(machine_ticks) $(cpu_ticks "$2") $(loopback_packets)"
+  echo "$(cpu_ticks "$1") $(machine_ticks) $(cpu_ticks "$2") $(loopback_packets) $(tcp_opens)"
 }
 
 # counter_fields: the result fields of the last counters_start and counters_stop: CPU in µs of
-# the proxy (cpu_us), the machine (busy and all), the origin and the load generator; packets.
+# the proxy (cpu_us), the machine (busy and all), the origin and the load generator; packets
+# and TCP connections opened.
 counter_fields() {
   local -a a b
   local client
   read -r -a a <<<"$COUNTERS_START"; read -r -a b <<<"$COUNTERS_STOP"
   client=$(awk 'FNR == 2 {gsub(/[ms]/, " "); t = ($1 * 60 + $2 + $3 * 60 + $4) * 1000000; if (NR == FNR) s = -t; else s += t}
                 END {printf "%.0f", s}' "$WORK/.client-start" "$WORK/.client-stop")
-  printf 'cpu_us=%d machine_busy_us=%d machine_all_us=%d origin_cpu_us=%d client_cpu_us=%d lo_packets=%d' \
+  printf 'cpu_us=%d machine_busy_us=%d machine_all_us=%d origin_cpu_us=%d client_cpu_us=%d lo_packets=%d tcp_opens=%d' \
     $(( (b[0] - a[0]) * 1000000 / HZ )) $(( (b[1] - a[1]) * 1000000 / HZ )) $(( (b[2] - a[2]) * 1000000 / HZ )) \
-    $(( (b[3] - a[3]) * 1000000 / HZ )) "$client" $(( b[4] - a[4] ))
+    $(( (b[3] - a[3]) * 1000000 / HZ )) "$client" $(( b[4] - a[4] )) $(( b[5] - a[5] ))
 }
 
 # start NAME CMD... : runs CMD in the background, logs to $WORK/NAME.log, sets LAST_PID

@@ -84,14 +84,15 @@ def one(run, name):
     raise KeyError(name)
 
 
-SIDE_FIELDS = {"client": "client_cpu_us", "origin": "origin_cpu_us", "packets": "lo_packets"}
+SIDE_FIELDS = {"client": "client_cpu_us", "origin": "origin_cpu_us", "packets": "lo_packets", "opens": "tcp_opens"}
 SIDE_SCENARIOS = [("keep-alive", "keepalive"), ("new connection", "close"), ("upstream TLS", "tls_upstream"),
                   ("TLS listener", "tls_listener"), ("h2", "h2")]
 
 
 def side_table(data, columns, ran, is_selected):
-    """Per scenario and proxy: client CPU / origin CPU (µs) and loopback packets per request,
-    medians over the rounds; empty when the results predate those fields."""
+    """Per scenario and proxy: client CPU / origin CPU (µs) and loopback packets per request, and
+    TCP connections opened per 1,000 requests, medians over the rounds; empty when the results
+    predate those fields (the connections alone are left out of results that predate them)."""
     rows = []
     for label, scenario in SIDE_SCENARIOS:
         if not is_selected(scenario):
@@ -103,14 +104,19 @@ def side_table(data, columns, ran, is_selected):
                 cells.append("—")
                 continue
             client, origin, packets = (median([one(r, k) for r in runs]) for k in ("client", "origin", "packets"))
-            cells.append(f"{client:.1f} / {origin:.1f} / {packets:.2f}")
+            cell = f"{client:.1f} / {origin:.1f} / {packets:.2f}"
+            if all("tcp_opens" in r for r in runs):
+                cell += f" / {median([one(r, 'opens') for r in runs]) * 1000:.1f}"
+            cells.append(cell)
         if any(c != "—" for c in cells):
             rows.append(f"| {label} | " + " | ".join(cells) + " |")
     if not rows:
         return []
     return ["What each proxy made the rest of the machine spend per request: the load generator's CPU "
-            "(µs) / the origin's CPU (µs) / loopback packets. In the split layout the load generator "
-            "and the origin share CPU 0, so these decide how many requests per second CPU 0 can carry.",
+            "(µs) / the origin's CPU (µs) / loopback packets / TCP connections opened per 1,000 requests "
+            "(the client's and the proxy's to the origin: 1,000 is the close scenario's own, anything above "
+            "that is a proxy opening upstream connections). In the split layout the load generator and the "
+            "origin share CPU 0, so these decide how many requests per second CPU 0 can carry.",
             "",
             "| scenario | " + " | ".join(LABEL[p] for p in columns) + " |",
             "|---|" + "---:|" * len(columns)] + rows + [""]

@@ -48,8 +48,9 @@ names = {"keepalive": "keep-alive GET /64, 50 conns", "tls_listener": "TLS liste
 
 def measured(workers):
     """{(proxy, scenario): [req/s per round]}, {(proxy, scenario): [cores busy per round]},
-    {(proxy, scenario): [(proxy, client, origin) CPU µs per request, per round]}"""
-    rates, busy, split = {}, {}, {}
+    {(proxy, scenario): [(proxy, client, origin) CPU µs per request, per round]},
+    {(proxy, scenario): [TCP connections opened per 1,000 requests, per round]}"""
+    rates, busy, split, opens = {}, {}, {}, {}
     for r in range(1, rounds + 1):
         for key, runs in load_scenario_runs(os.path.join(work, f"results-{workers}-{r}.tsv")).items():
             for kv in runs:
@@ -62,10 +63,12 @@ def measured(workers):
                         requests = max(1, int(kv["requests"]))
                         split.setdefault(key, []).append(tuple(int(kv[f]) / requests for f in
                                                                ("cpu_us", "client_cpu_us", "origin_cpu_us")))
-    return rates, busy, split
+                    if "tcp_opens" in kv:
+                        opens.setdefault(key, []).append(int(kv["tcp_opens"]) * 1000 / max(1, int(kv["requests"])))
+    return rates, busy, split, opens
 
 cores = os.cpu_count() or 1
-(one, busy_one, split_one), (two, busy_two, split_two) = measured(1), measured(2)
+(one, busy_one, split_one, opens_one), (two, busy_two, split_two, opens_two) = measured(1), measured(2)
 
 def busy_cells(key):
     """The cores-busy and ceiling cells of one proxy and scenario."""
@@ -83,6 +86,13 @@ def split_cell(key):
     med = lambda rows: [statistics.median(r[i] for r in rows) for i in range(3)]
     return " → ".join(" / ".join(f"{v:.1f}" for v in med(rows)) for rows in (a, b))
 
+def opens_cell(key):
+    """TCP connections opened per 1,000 requests, one → two workers."""
+    a, b = opens_one.get(key), opens_two.get(key)
+    if not a or not b:
+        return "n/a"
+    return f"{statistics.median(a):.1f} → {statistics.median(b):.1f}"
+
 lines = [f"# Scaling from one worker to two\n",
          f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC · {cores} cores · "
          f"median of {rounds} rounds, one and two workers alternated · load average {load_start} at the start\n",
@@ -94,20 +104,23 @@ lines = [f"# Scaling from one worker to two\n",
          "request stays the same. Passing it takes less CPU per request, in the proxy, the client or the origin.\n",
          "CPU per request: µs of CPU time per request of the proxy / the load generator / the origin, with one "
          "worker → with two (each process's own user and system time, medians over the rounds).\n",
-         "| scenario | proxy | req/s, 1 worker | req/s, 2 workers | 2 ÷ 1 | cores busy, 1 → 2 workers | ceiling | CPU per request, proxy / client / origin |",
-         "|---|---|---:|---:|---:|---:|---:|---:|"]
+         "Connections opened: TCP connections the machine opened per 1,000 requests (the client's and the "
+         "proxy's to the origin); above zero on these keep-alive rows, a proxy is closing pooled upstream "
+         "connections and opening them again.\n",
+         "| scenario | proxy | req/s, 1 worker | req/s, 2 workers | 2 ÷ 1 | cores busy, 1 → 2 workers | ceiling | CPU per request, proxy / client / origin | connections opened per 1k requests |",
+         "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
 targets = []
 for scenario in scenarios:
     ratios = {}
     for proxy in proxies:
         a, b = one.get((proxy, scenario)), two.get((proxy, scenario))
         if not a or not b:
-            lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | n/a | n/a | n/a | n/a | n/a | n/a |")
+            lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | n/a | n/a | n/a | n/a | n/a | n/a | n/a |")
             continue
         ma, mb = statistics.median(a), statistics.median(b)
         ratios[proxy] = mb / ma
         cells = [names.get(scenario, scenario), label[proxy], f"{ma:,.0f}", f"{mb:,.0f}", f"{mb / ma:.2f}×"]
-        lines.append("| " + " | ".join(cells + busy_cells((proxy, scenario)) + [split_cell((proxy, scenario))]) + " |")
+        lines.append("| " + " | ".join(cells + busy_cells((proxy, scenario)) + [split_cell((proxy, scenario)), opens_cell((proxy, scenario))]) + " |")
     peers = {p: r for p, r in ratios.items() if p != "faultline"}
     if "faultline" in ratios and peers:
         best = max(peers, key=peers.get)
