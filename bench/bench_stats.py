@@ -31,6 +31,11 @@ def load_scenario_runs(path):
     return runs
 
 
+def per_request(run, field):
+    """One measurement's `field` divided by its requests (a measurement of none counts one)."""
+    return int(run[field]) / max(1, int(run["requests"]))
+
+
 def good(runs, name):
     """The measurements of `name` that completed."""
     return [r for r in runs.get(name, []) if "status" not in r]
@@ -46,7 +51,7 @@ def median(runs, name, key):
     if key == "rps":
         return statistics.median(int(r["requests"]) / (int(r["duration_us"]) / 1e6) for r in g)
     if key == "cpu":
-        return statistics.median(int(r["cpu_us"]) / max(int(r["requests"]), 1) for r in g)
+        return statistics.median(per_request(r, "cpu_us") for r in g)
     if key == "errors":
         return max(sum(int(r[k]) for k in ERROR_KEYS) for r in g)
     return statistics.median(float(r[key]) for r in g)

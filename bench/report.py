@@ -15,6 +15,7 @@ import sys
 
 sys.dont_write_bytecode = True  # report_h2 sits in bench/: no __pycache__ there
 import report_h2  # noqa: E402
+from bench_stats import per_request  # noqa: E402
 
 PROXIES = ["faultline-before", "faultline", "nginx", "haproxy"]
 LABEL = {"faultline": "Faultline", "faultline-before": "Faultline before",
@@ -75,12 +76,12 @@ def one(run, name):
     if name == "cpu":
         # CPU microseconds the proxy spent per request: less sensitive to a noisy, shared
         # machine than throughput, since it does not depend on who else got the cores.
-        return int(run["cpu_us"]) / max(1, int(run["requests"]))
+        return per_request(run, "cpu_us")
     if name in SIDE_FIELDS:
         # What the proxy made the rest of the machine spend per request (bench/lib.sh
-        # counters_start and counters_stop): the load generator's and the origin's CPU, and the
-        # loopback packets.
-        return int(run[SIDE_FIELDS[name]]) / max(1, int(run["requests"]))
+        # counters_start and counters_stop): the load generator's and the origin's CPU, the
+        # loopback packets and the TCP connections opened.
+        return per_request(run, SIDE_FIELDS[name])
     raise KeyError(name)
 
 

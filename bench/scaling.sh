@@ -38,7 +38,7 @@ done
 mkdir -p "$(dirname "$out")"
 PYTHONPATH="$BENCH_DIR" python3 - "$work" "$rounds" "$scenarios" "$out" "$loadavg_start" <<'PY'
 import datetime, os, statistics, sys
-from bench_stats import load_scenario_runs, write_report
+from bench_stats import load_scenario_runs, per_request, write_report
 
 work, rounds, scenarios, out, load_start = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(","), sys.argv[4], sys.argv[5]
 proxies = ["faultline", "nginx", "haproxy"]
@@ -60,11 +60,10 @@ def measured(workers):
                     if int(kv.get("machine_all_us", 0)) > 0:
                         busy.setdefault(key, []).append(int(kv["machine_busy_us"]) / int(kv["machine_all_us"]) * cores)
                     if "origin_cpu_us" in kv:
-                        requests = max(1, int(kv["requests"]))
-                        split.setdefault(key, []).append(tuple(int(kv[f]) / requests for f in
+                        split.setdefault(key, []).append(tuple(per_request(kv, f) for f in
                                                                ("cpu_us", "client_cpu_us", "origin_cpu_us")))
                     if "tcp_opens" in kv:
-                        opens.setdefault(key, []).append(int(kv["tcp_opens"]) * 1000 / max(1, int(kv["requests"])))
+                        opens.setdefault(key, []).append(per_request(kv, "tcp_opens") * 1000)
     return rates, busy, split, opens
 
 cores = os.cpu_count() or 1
