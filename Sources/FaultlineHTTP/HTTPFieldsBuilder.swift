@@ -3,18 +3,19 @@
 /// a hundred instructions per piece (uniqueness and capacity checks, a generic copy). The
 /// finished section is copied into an `HTTPHeaders` at once. Sizes are bounded by the
 /// decoder's limits, which it checks before each piece. A piece with no field begun (which
-/// llhttp never reports) is ignored rather than written out of bounds.
-struct HTTPFieldsBuilder: ~Copyable {
+/// llhttp never reports) is ignored rather than written out of bounds. The HTTP/2 session
+/// collects each header block's fields here too, a whole field at a time (`appendField`).
+package struct HTTPFieldsBuilder: ~Copyable {
     private var bytes: UnsafeMutablePointer<UInt8>
     private var byteCapacity: Int
     private var byteCount = 0
     private var fields: UnsafeMutablePointer<HTTPHeaders.Field>
     private var fieldCapacity: Int
     /// Fields begun so far.
-    private(set) var count = 0
+    package private(set) var count = 0
 
     /// An empty section with room for a typical head.
-    init() {
+    package init() {
         byteCapacity = 512
         bytes = .allocate(capacity: byteCapacity)
         fieldCapacity = 16
@@ -27,12 +28,12 @@ struct HTTPFieldsBuilder: ~Copyable {
     }
 
     /// Bytes of memory the builder holds.
-    var keptBytes: Int {
+    package var keptBytes: Int {
         byteCapacity + fieldCapacity * MemoryLayout<HTTPHeaders.Field>.stride
     }
 
     /// Forgets every field, keeping the memory.
-    mutating func removeAll() {
+    package mutating func removeAll() {
         byteCount = 0
         count = 0
     }
@@ -92,8 +93,22 @@ struct HTTPFieldsBuilder: ~Copyable {
         appendPair(13, 10)
     }
 
+    /// Appends a whole field as it is: a field that arrived complete (HTTP/2), whose name and
+    /// value need no trimming.
+    @inline(__always)
+    package mutating func appendField(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        beginField()
+        append(name)
+        fields[count - 1].nameEnd = Int32(byteCount)
+        appendPair(UInt8(ascii: ":"), UInt8(ascii: " "))
+        fields[count - 1].valueStart = Int32(byteCount)
+        append(value)
+        fields[count - 1].valueEnd = Int32(byteCount)
+        appendPair(13, 10)
+    }
+
     /// Replaces the fields of `headers` with these, reusing its storage's capacity.
-    func copy(into headers: inout HTTPHeaders) {
+    package func copy(into headers: inout HTTPHeaders) {
         headers.replaceAll(bytes: UnsafeRawBufferPointer(start: bytes, count: byteCount),
                            fields: UnsafeBufferPointer(start: fields, count: count))
     }

@@ -40,55 +40,28 @@ public struct HTTP2HeaderBlock: Sendable {
     public var endsStream: Bool
 
     /// The request pseudo-header values back to back: one allocation for all of them, where an
-    /// array each cost four, and a block is copied into an event and out of it again.
+    /// array each cost four, and a block is moved into an event and out of it again.
     private(set) var pseudoBytes: [UInt8] = []
     /// Where each pseudo-header value is in `pseudoBytes`.
     private(set) var pseudo = PseudoRanges()
 
-    /// An empty block; the session fills it while the fields arrive.
+    /// An empty block.
     public init(kind: Kind = .request) {
         self.kind = kind
         fields = HTTPHeaders()
         endsStream = false
     }
 
-    /// Records one field as nghttp2 hands it over; pseudo-header fields by name, the rest in order.
-    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        guard name.first == UInt8(ascii: ":") else {
-            fields.add(name: name, value: value)
-            return
-        }
-        // The length picks the candidates: one or two comparisons instead of up to six.
-        if name.count == 7 && ASCII.equalsIgnoringCase(name, ":method") {
-            pseudo.method = appendPseudo(value)
-        } else if name.count == 7 && ASCII.equalsIgnoringCase(name, ":scheme") {
-            pseudo.scheme = appendPseudo(value)
-        } else if name.count == 10 && ASCII.equalsIgnoringCase(name, ":authority") {
-            pseudo.authority = appendPseudo(value)
-            // Pseudo-header fields precede the regular ones (nghttp2 refuses a block where they
-            // do not), so this is the first field; a second :authority is refused the same way.
-            if !hostFromAuthority && fields.count == 0 {
-                fields.add(name: HTTPHead.raw("host"), value: value)
-                hostFromAuthority = true
-            }
-        } else if name.count == 5 && ASCII.equalsIgnoringCase(name, ":path") {
-            pseudo.path = appendPseudo(value)
-        } else if name.count == 9 && ASCII.equalsIgnoringCase(name, ":protocol") {
-            pseudo.extendedProtocol = appendPseudo(value)
-        } else if ASCII.equalsIgnoringCase(name, ":status") {
-            // nghttp2 checks that :status is three digits; checked again before the arithmetic.
-            let digits = value.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-            status = digits && value.count == 3 ? value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } : nil
-        }
-    }
-
-    /// Appends a pseudo-header value and returns where it is.
-    private mutating func appendPseudo(_ value: UnsafeRawBufferPointer) -> Range<Int> {
-        // A request's four values fit here at once; a long path grows it once.
-        if pseudoBytes.capacity == 0 { pseudoBytes.reserveCapacity(max(128, value.count + 64)) }
-        let start = pseudoBytes.count
-        pseudoBytes.append(contentsOf: value)
-        return start..<pseudoBytes.count
+    /// A block as the session's collector made it (`HTTP2HeaderBlockCollector.makeBlock`).
+    init(kind: Kind, fields: HTTPHeaders, hostFromAuthority: Bool, endsStream: Bool, status: Int?,
+         pseudoBytes: [UInt8], pseudo: PseudoRanges) {
+        self.kind = kind
+        self.fields = fields
+        self.hostFromAuthority = hostFromAuthority
+        self.endsStream = endsStream
+        self.status = status
+        self.pseudoBytes = pseudoBytes
+        self.pseudo = pseudo
     }
 
     /// The bytes of a pseudo-header value, when it came.

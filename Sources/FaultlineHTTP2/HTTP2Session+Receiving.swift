@@ -17,9 +17,7 @@ extension HTTP2Session {
     func beginHeaders(streamID: Int32) {
         let state = streams[streamID] ?? HTTP2StreamState()
         streams[streamID] = state
-        state.block = HTTP2HeaderBlock()
-        // Room for a typical request's fields: one allocation instead of a few regrowths.
-        state.block.fields.reserveCapacity(bytes: 512, fields: 16)
+        collector.begin()
         state.blockSize = 0
         state.blockTooLarge = false
     }
@@ -32,10 +30,10 @@ extension HTTP2Session {
         state.blockSize += name.count + value.count + 32
         if state.blockSize > Int(settings.maxHeaderListSize) {
             state.blockTooLarge = true
-            state.block = HTTP2HeaderBlock()
+            collector.begin()
             return
         }
-        state.block.add(name: name, value: value)
+        collector.add(name: name, value: value)
     }
 
     /// A header block is complete: classify it and hand it out (or refuse it).
@@ -46,19 +44,17 @@ extension HTTP2Session {
             state.blockTooLarge = false
             return
         }
-        // The block is completed where it is and moved into the event: a copy would retain
-        // and release each of its buffers.
+        let kind: HTTP2HeaderBlock.Kind
         if isRequest {
-            state.block.kind = .request
-        } else if let status = state.block.status {
+            kind = .request
+        } else if let status = collector.statusSoFar {
             // A later block with :status is the final response after 1xx ones; without, trailers.
-            state.block.kind = (100..<200).contains(status) ? .informational : .response
+            kind = (100..<200).contains(status) ? .informational : .response
         } else {
-            state.block.kind = .trailers
+            kind = .trailers
         }
-        state.block.endsStream = endsStream
-        if state.block.kind == .request || state.block.kind == .response { state.sawHead = true }
-        events.append(.headers(streamID: streamID, exchange(&state.block, with: HTTP2HeaderBlock())))
+        if kind == .request || kind == .response { state.sawHead = true }
+        events.append(.headers(streamID: streamID, collector.makeBlock(kind: kind, endsStream: endsStream)))
         if endsStream { events.append(.endStream(streamID: streamID)) }
     }
 

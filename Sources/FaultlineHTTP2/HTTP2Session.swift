@@ -42,6 +42,8 @@ public final class HTTP2Session {
     var skippedStreams = HTTP2SkippedStreamIDs()
     /// Why a callback stopped nghttp2, for the `.connectionError` that `receive` reports.
     var callbackFailure: HTTP2Failure?
+    /// The header block being received, whichever stream it is on.
+    var collector = HTTP2HeaderBlockCollector()
 
     /// A session for `role`; a server queues its SETTINGS at once, a client too (after the
     /// preface nghttp2 writes itself). Throws only when nghttp2 cannot allocate.

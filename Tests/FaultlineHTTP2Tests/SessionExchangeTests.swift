@@ -86,6 +86,37 @@ struct SessionExchangeTests {
         #expect(pair.clientEvents.closeCode(id) == .noError)
     }
 
+    /// The session gathers every block in memory it keeps from one block to the next: each
+    /// stream's head must still hold its own fields and pseudo-header values only, also after
+    /// a block large enough to grow that memory and after one refused as too large.
+    @Test func eachStreamsHeadHoldsOnlyItsOwnFields() throws {
+        let pair = try SessionPair(server: HTTP2Settings(maxHeaderListSize: 8192))
+        let longPath = "/" + String(repeating: "p", count: 300)
+        let many = (0..<40).map { ("x-first-\($0)", "value-\($0)") }
+        let first = try pair.client.submitRequest(fields: SessionPair.request(path: longPath, authority: "first.test", many),
+                                                  endStream: true)
+        let big = try pair.client.submitRequest(fields: SessionPair.request([("x-big", String(repeating: "a", count: 9000))]),
+                                                endStream: true)
+        let second = try pair.client.submitRequest(fields: SessionPair.request(method: "POST", path: "/second", authority: "second.test",
+                                                                               [("x-second", "2")]), endStream: false)
+        pair.pump()
+
+        let firstHead = try #require(pair.serverEvents.blocks(first).first).requestHead()
+        #expect(firstHead.method == "GET" && firstHead.targetString == longPath)
+        #expect(firstHead.headers.pairs.map(\.name) == ["host"] + many.map(\.0))
+        #expect(firstHead.headers.pairs.map(\.value) == ["first.test"] + many.map(\.1))
+
+        #expect(pair.serverEvents.blocks(big).isEmpty)
+        #expect(pair.serverEvents.contains { if case .refused(big, .headerListTooLarge) = $0 { true } else { false } })
+
+        let secondBlock = try #require(pair.serverEvents.blocks(second).first)
+        #expect(secondBlock.authority == Array("second.test".utf8) && secondBlock.scheme == Array("https".utf8))
+        let secondHead = try secondBlock.requestHead()
+        #expect(secondHead.method == "POST" && secondHead.targetString == "/second" && secondHead.isChunked)
+        #expect(secondHead.headers.pairs.map(\.name) == ["host", "x-second"])
+        #expect(secondHead.headers.pairs.map(\.value) == ["second.test", "2"])
+    }
+
     @Test func cookieCrumbsAreJoinedWhereTheFirstWas() throws {
         let pair = try SessionPair()
         let id = try pair.client.submitRequest(fields: SessionPair.request([("cookie", "a=1"), ("x-one", "1"), ("cookie", "b=2"), ("cookie", "c=3")]), endStream: true)

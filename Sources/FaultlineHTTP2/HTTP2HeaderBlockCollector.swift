@@ -1,0 +1,105 @@
+import FaultlineHTTP
+private import Glibc
+
+/// Where a session gathers the header block being received, field by field, before it becomes
+/// an `HTTP2HeaderBlock`. Blocks never interleave on a connection (RFC 9113 §4.3: a HEADERS
+/// frame and its CONTINUATION frames arrive back to back), so one collector serves every
+/// stream, and its memory is kept from block to block: each field is a `memcpy` and a few
+/// stores, where appending it to a block's arrays cost several hundred instructions. The
+/// session bounds what it holds (`SETTINGS_MAX_HEADER_LIST_SIZE`) before each field.
+struct HTTP2HeaderBlockCollector: ~Copyable {
+    /// The regular fields, in arrival order.
+    private var fields = HTTPFieldsBuilder()
+    /// The request pseudo-header values back to back.
+    private var pseudoBytes: UnsafeMutablePointer<UInt8>
+    private var pseudoCapacity = 128
+    private var pseudoCount = 0
+    private var pseudo = HTTP2HeaderBlock.PseudoRanges()
+    private var status: Int?
+    private var hostFromAuthority = false
+
+    init() {
+        pseudoBytes = .allocate(capacity: pseudoCapacity)
+    }
+
+    deinit {
+        pseudoBytes.deallocate()
+    }
+
+    /// `:status` of the block so far (responses), which decides what kind of block it is.
+    var statusSoFar: Int? { status }
+
+    /// Forgets the block so far: a new one begins, or the one so far is dropped.
+    mutating func begin() {
+        fields.removeAll()
+        pseudoCount = 0
+        pseudo = HTTP2HeaderBlock.PseudoRanges()
+        status = nil
+        hostFromAuthority = false
+    }
+
+    /// Records one field as nghttp2 hands it over, already checked (RFC 9113 §8.2: names are
+    /// lowercase): pseudo-header fields by name, the rest in order.
+    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        guard name.first == UInt8(ascii: ":") else {
+            fields.appendField(name: name, value: value)
+            return
+        }
+        // The length picks the candidate: one comparison instead of up to six.
+        switch name.count {
+        case 7 where Self.equals(name, ":method"):
+            pseudo.method = appendPseudo(value)
+        case 7 where Self.equals(name, ":scheme"):
+            pseudo.scheme = appendPseudo(value)
+        case 7 where Self.equals(name, ":status"):
+            // nghttp2 checks that :status is three digits; checked again before the arithmetic.
+            let digits = value.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            status = digits && value.count == 3 ? value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } : nil
+        case 10 where Self.equals(name, ":authority"):
+            pseudo.authority = appendPseudo(value)
+            // Pseudo-header fields precede the regular ones (nghttp2 refuses a block where they
+            // do not), so this is the first field; a second :authority is refused the same way.
+            // The Host field an HTTP/1 head needs (RFC 9113 §8.3.1) is written here, first.
+            if !hostFromAuthority && fields.count == 0 {
+                fields.appendField(name: HTTPHead.raw("host"), value: value)
+                hostFromAuthority = true
+            }
+        case 5 where Self.equals(name, ":path"):
+            pseudo.path = appendPseudo(value)
+        case 9 where Self.equals(name, ":protocol"):
+            pseudo.extendedProtocol = appendPseudo(value)
+        default:
+            break
+        }
+    }
+
+    /// The block collected so far, in storage of its own (exactly as large as its fields).
+    func makeBlock(kind: HTTP2HeaderBlock.Kind, endsStream: Bool) -> HTTP2HeaderBlock {
+        var headers = HTTPHeaders()
+        fields.copy(into: &headers)
+        let pseudoValues = pseudoCount == 0 ? [] : Array(UnsafeBufferPointer(start: pseudoBytes, count: pseudoCount))
+        return HTTP2HeaderBlock(kind: kind, fields: consume headers, hostFromAuthority: hostFromAuthority,
+                                endsStream: endsStream, status: status, pseudoBytes: consume pseudoValues, pseudo: pseudo)
+    }
+
+    /// Appends a pseudo-header value and returns where it is.
+    private mutating func appendPseudo(_ value: UnsafeRawBufferPointer) -> Range<Int> {
+        let start = pseudoCount
+        let needed = pseudoCount + value.count
+        if needed > pseudoCapacity {
+            pseudoCapacity = max(needed, pseudoCapacity * 2)
+            pseudoBytes = pseudoBytes.movedToLarger(count: pseudoCount, capacity: pseudoCapacity)
+        }
+        if let source = value.baseAddress, !value.isEmpty {
+            UnsafeMutableRawPointer(pseudoBytes + pseudoCount).copyMemory(from: source, byteCount: value.count)
+        }
+        pseudoCount = needed
+        return start..<needed
+    }
+
+    /// Whether `name` is `literal`, byte for byte (nghttp2 hands names over lowercase).
+    private static func equals(_ name: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        guard let base = name.baseAddress, name.count == literal.utf8CodeUnitCount else { return false }
+        return memcmp(base, literal.utf8Start, name.count) == 0
+    }
+}
