@@ -118,10 +118,11 @@ public final class HTTP2Session {
         if spareEvents.capacity < handled.capacity { swap(&spareEvents, &handled) }
     }
 
-    /// Takes the events collected so far, hands them to `handle` and keeps their array.
-    public func handleEvents(_ handle: ([HTTP2Event]) -> Void) {
+    /// Takes the events collected so far, hands them to `handle` and keeps their array (which
+    /// `handle` may move the events out of: it is emptied next).
+    public func handleEvents(_ handle: (inout [HTTP2Event]) -> Void) {
         var taken = takeEvents()
-        handle(taken)
+        handle(&taken)
         recycle(&taken)
     }
 

@@ -3,11 +3,14 @@ import FaultlineHTTP2
 
 /// The session's events, handed to the streams they concern.
 extension HTTP2Connection {
-    /// Dispatches `events` in order. The frames written are counted even once the connection
-    /// has closed: each RST_STREAM and GOAWAY that left counts once, whoever queued it.
-    func handle(_ events: [HTTP2Event]) {
+    /// Dispatches `events` in order, moving each out of the array (which the session empties
+    /// and reuses next): a copy would retain and release each buffer of a header block. The
+    /// frames written are counted even once the connection has closed: each RST_STREAM and
+    /// GOAWAY that left counts once, whoever queued it.
+    func handle(_ events: inout [HTTP2Event]) {
         for index in events.indices {
-            switch events[index] {
+            let event = exchange(&events[index], with: .endStream(streamID: 0))
+            switch event {
             case .resetSent:
                 context.state.http2StreamReset(sentByProxy: true)
             case .goAwaySent:
@@ -16,7 +19,7 @@ extension HTTP2Connection {
                 break
             }
             guard !phase.isClosed else { continue }
-            switch events[index] {
+            switch event {
             case .headers(let streamID, let block):
                 headers(block, on: streamID)
             case .refused(let streamID, let refusal):

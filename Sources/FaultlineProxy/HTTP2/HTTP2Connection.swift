@@ -88,7 +88,7 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
         guard !phase.isClosed else { return }
         batchDepth += 1
         session.receive(bytes)
-        session.handleEvents { handle($0) }
+        session.handleEvents { handle(&$0) }
         batchDepth -= 1
         flush()
     }
@@ -136,7 +136,7 @@ final class HTTP2Connection: StreamSocketDelegate, ClientConnection {
             session.send(into: &output, limit: Self.passLimit)
             var events = session.takeEvents()
             if !output.isEmpty { _ = socket.write(output) }
-            handle(events)
+            handle(&events)
             let handledNone = events.isEmpty
             session.recycle(&events)
             if output.isEmpty && handledNone { break }
