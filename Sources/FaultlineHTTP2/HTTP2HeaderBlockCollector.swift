@@ -6,14 +6,19 @@ private import Glibc
 /// frame and its CONTINUATION frames arrive back to back), so one collector serves every
 /// stream, and its memory is kept from block to block: each field is a `memcpy` and a few
 /// stores, where appending it to a block's arrays cost several hundred instructions. The
-/// session bounds what it holds (`SETTINGS_MAX_HEADER_LIST_SIZE`) before each field.
+/// session bounds what it holds (`SETTINGS_MAX_HEADER_LIST_SIZE`) before each field, and
+/// memory a large block made it grow is let go when the next block begins.
 struct HTTP2HeaderBlockCollector: ~Copyable {
+    /// The most memory kept from one block to the next; a typical request needs under 1 KiB.
+    static let keptLimit = 16 * 1024
+
     /// The regular fields, in arrival order.
     private var fields = HTTPFieldsBuilder()
     /// The request pseudo-header values back to back.
     private var pseudoBytes: UnsafeMutablePointer<UInt8>
-    private var pseudoCapacity = 128
+    private var pseudoCapacity = Self.initialPseudoCapacity
     private var pseudoCount = 0
+    private static let initialPseudoCapacity = 128
     private var pseudo = HTTP2HeaderBlock.PseudoRanges()
     private var status: Int?
     private var hostFromAuthority = false
@@ -29,8 +34,18 @@ struct HTTP2HeaderBlockCollector: ~Copyable {
     /// `:status` of the block so far (responses), which decides what kind of block it is.
     var statusSoFar: Int? { status }
 
+    /// Bytes of memory the collector holds between blocks.
+    var keptBytes: Int { fields.keptBytes + pseudoCapacity }
+
     /// Forgets the block so far: a new one begins, or the one so far is dropped.
     mutating func begin() {
+        if keptBytes > Self.keptLimit {
+            // One large block must not make every connection that once sent one hold its size.
+            fields = HTTPFieldsBuilder()
+            pseudoBytes.deallocate()
+            pseudoCapacity = Self.initialPseudoCapacity
+            pseudoBytes = .allocate(capacity: pseudoCapacity)
+        }
         fields.removeAll()
         pseudoCount = 0
         pseudo = HTTP2HeaderBlock.PseudoRanges()

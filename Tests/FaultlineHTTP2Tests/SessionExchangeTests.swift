@@ -117,6 +117,24 @@ struct SessionExchangeTests {
         #expect(secondHead.headers.pairs.map(\.value) == ["second.test", "2"])
     }
 
+    /// A block larger than the collector keeps is gathered whole; the memory it took is let go
+    /// when the next block begins, so one large request does not stay with the connection.
+    @Test func aLargeBlocksMemoryIsLetGoAtTheNextBlock() throws {
+        let pair = try SessionPair(server: HTTP2Settings(maxHeaderListSize: 65536))
+        let large = (0..<5).map { ("x-large-\($0)", String(repeating: "v", count: 4000)) }
+        let first = try pair.client.submitRequest(fields: SessionPair.request(large), endStream: true)
+        pair.pump()
+        let firstHead = try #require(pair.serverEvents.blocks(first).first).requestHead()
+        #expect(firstHead.headers.pairs.map(\.value) == ["example.test"] + large.map(\.1))
+        #expect(pair.server.collector.keptBytes > HTTP2HeaderBlockCollector.keptLimit)
+
+        let second = try pair.client.submitRequest(fields: SessionPair.request([("x-small", "1")]), endStream: true)
+        pair.pump()
+        let secondHead = try #require(pair.serverEvents.blocks(second).first).requestHead()
+        #expect(secondHead.headers.pairs.map(\.name) == ["host", "x-small"])
+        #expect(pair.server.collector.keptBytes <= HTTP2HeaderBlockCollector.keptLimit)
+    }
+
     @Test func cookieCrumbsAreJoinedWhereTheFirstWas() throws {
         let pair = try SessionPair()
         let id = try pair.client.submitRequest(fields: SessionPair.request([("cookie", "a=1"), ("x-one", "1"), ("cookie", "b=2"), ("cookie", "c=3")]), endStream: true)
