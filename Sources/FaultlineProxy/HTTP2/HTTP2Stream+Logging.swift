@@ -6,7 +6,9 @@ import FaultlineLog
 extension HTTP2Stream {
     /// Starts the record of a request (nil head: it could not be translated); nil when no
     /// record is kept (neither the log, the HAR capture, the global journal nor a session wants one).
-    @discardableResult
+    /// Inlined: specialized for the caller's closure instead, it had the head wrapped in an
+    /// optional (a retain and a release of each of its buffers) before the call, log off included.
+    @discardableResult @inline(__always)
     func startTrace(_ head: @autoclosure () -> HTTPHead?, inSession: Bool = false) -> ExchangeTrace? {
         let trace = ExchangeTrace.start(head(), log: context.snapshot.log, scheme: connection.scheme, now: context.loop.now,
                                         clientProtocol: .http2, journaled: inSession || context.state.keepsExchangeRecords)
