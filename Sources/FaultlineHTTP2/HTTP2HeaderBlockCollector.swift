@@ -15,39 +15,27 @@ struct HTTP2HeaderBlockCollector: ~Copyable {
     /// The regular fields, in arrival order.
     private var fields = HTTPFieldsBuilder()
     /// The request pseudo-header values back to back.
-    private var pseudoBytes: UnsafeMutablePointer<UInt8>
-    private var pseudoCapacity = Self.initialPseudoCapacity
-    private var pseudoCount = 0
-    private static let initialPseudoCapacity = 128
+    private var pseudoBytes = LineBuffer(capacity: Self.pseudoCapacity)
+    private static let pseudoCapacity = 128
     private var pseudo = HTTP2HeaderBlock.PseudoRanges()
     private var status: Int?
     private var hostFromAuthority = false
-
-    init() {
-        pseudoBytes = .allocate(capacity: pseudoCapacity)
-    }
-
-    deinit {
-        pseudoBytes.deallocate()
-    }
 
     /// `:status` of the block so far (responses), which decides what kind of block it is.
     var statusSoFar: Int? { status }
 
     /// Bytes of memory the collector holds between blocks.
-    var keptBytes: Int { fields.keptBytes + pseudoCapacity }
+    var keptBytes: Int { fields.keptBytes + pseudoBytes.capacity }
 
     /// Forgets the block so far: a new one begins, or the one so far is dropped.
     mutating func begin() {
         if keptBytes > Self.keptLimit {
             // One large block must not make every connection that once sent one hold its size.
             fields = HTTPFieldsBuilder()
-            pseudoBytes.deallocate()
-            pseudoCapacity = Self.initialPseudoCapacity
-            pseudoBytes = .allocate(capacity: pseudoCapacity)
+            pseudoBytes = LineBuffer(capacity: Self.pseudoCapacity)
         }
         fields.removeAll()
-        pseudoCount = 0
+        pseudoBytes.removeAll()
         pseudo = HTTP2HeaderBlock.PseudoRanges()
         status = nil
         hostFromAuthority = false
@@ -92,24 +80,16 @@ struct HTTP2HeaderBlockCollector: ~Copyable {
     func makeBlock(kind: HTTP2HeaderBlock.Kind, endsStream: Bool) -> HTTP2HeaderBlock {
         var headers = HTTPHeaders()
         fields.copy(into: &headers)
-        let pseudoValues = pseudoCount == 0 ? [] : Array(UnsafeBufferPointer(start: pseudoBytes, count: pseudoCount))
+        let pseudoValues = pseudoBytes.count == 0 ? [] : pseudoBytes.array
         return HTTP2HeaderBlock(kind: kind, fields: consume headers, hostFromAuthority: hostFromAuthority,
                                 endsStream: endsStream, status: status, pseudoBytes: consume pseudoValues, pseudo: pseudo)
     }
 
     /// Appends a pseudo-header value and returns where it is.
     private mutating func appendPseudo(_ value: UnsafeRawBufferPointer) -> Range<Int> {
-        let start = pseudoCount
-        let needed = pseudoCount + value.count
-        if needed > pseudoCapacity {
-            pseudoCapacity = max(needed, pseudoCapacity * 2)
-            pseudoBytes = pseudoBytes.movedToLarger(count: pseudoCount, capacity: pseudoCapacity)
-        }
-        if let source = value.baseAddress, !value.isEmpty {
-            UnsafeMutableRawPointer(pseudoBytes + pseudoCount).copyMemory(from: source, byteCount: value.count)
-        }
-        pseudoCount = needed
-        return start..<needed
+        let start = pseudoBytes.count
+        pseudoBytes.append(value)
+        return start..<pseudoBytes.count
     }
 
     /// Whether `name` is `literal`, byte for byte (nghttp2 hands names over lowercase).
