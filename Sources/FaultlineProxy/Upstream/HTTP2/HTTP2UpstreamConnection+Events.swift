@@ -4,11 +4,12 @@ import FaultlineHTTP2
 /// What the session reports, turned into stream owners' events and the connection's own
 /// stage changes.
 extension HTTP2UpstreamConnection {
-    /// Handles the session's events in order.
-    func handle(_ events: [HTTP2Event]) {
-        for event in events {
+    /// Handles the session's events in order, moving each out of the array (which the session
+    /// empties and reuses next) rather than copying a response's header block.
+    func handle(_ events: inout [HTTP2Event]) {
+        for index in events.indices {
             guard !isClosed else { return }
-            switch event {
+            switch exchange(&events[index], with: .endStream(streamID: 0)) {
             case .headers(let id, let block):
                 headers(block, on: id)
             case .refused(let id, let refusal):

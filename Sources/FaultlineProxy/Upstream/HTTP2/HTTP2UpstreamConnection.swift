@@ -135,7 +135,7 @@ final class HTTP2UpstreamConnection: StreamSocketDelegate {
         var output: [UInt8] = []
         session.send(into: &output)
         if !output.isEmpty { socket.write(output) }
-        session.handleEvents { handle($0) }
+        session.handleEvents { handle(&$0) }
     }
 
     // MARK: Ending
@@ -215,7 +215,7 @@ final class HTTP2UpstreamConnection: StreamSocketDelegate {
     func socket(_ socket: StreamSocket, didRead bytes: UnsafeRawBufferPointer) {
         guard lifecycle.mayWrite else { return }
         session.receive(bytes)
-        session.handleEvents { handle($0) }
+        session.handleEvents { handle(&$0) }
         flush()
     }
 
