@@ -98,12 +98,10 @@ package struct HTTPFieldsBuilder: ~Copyable {
     @inline(__always)
     package mutating func appendField(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
         beginField()
-        append(name)
-        fields[count - 1].nameEnd = Int32(byteCount)
-        appendPair(UInt8(ascii: ":"), UInt8(ascii: " "))
-        fields[count - 1].valueStart = Int32(byteCount)
-        append(value)
-        fields[count - 1].valueEnd = Int32(byteCount)
+        appendName(name)
+        beginValue()
+        appendValue(value)
+        // Not `endField`: a complete value has no trailing whitespace to trim.
         appendPair(13, 10)
     }
 
