@@ -128,10 +128,10 @@ extension HTTP2Session {
     private func dataProvider() -> nghttp2_data_provider {
         var provider = nghttp2_data_provider()
         provider.read_callback = { _, streamID, buffer, length, flags, _, userData in
-            guard let owner = HTTP2Callbacks.session(userData), let buffer, let flags else {
-                return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
+            guard let buffer, let flags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+            return HTTP2Callbacks.with(userData, otherwise: Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)) { owner in
+                owner.readBody(streamID: streamID, into: buffer, length: length, flags: flags)
             }
-            return owner.readBody(streamID: streamID, into: buffer, length: length, flags: flags)
         }
         return provider
     }
