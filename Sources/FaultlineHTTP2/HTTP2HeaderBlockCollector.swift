@@ -6,9 +6,20 @@ private import Glibc
 /// frame and its CONTINUATION frames arrive back to back), so one collector serves every
 /// stream, and its memory is kept from block to block: each field is a `memcpy` and a few
 /// stores, where appending it to a block's arrays cost several hundred instructions. The
-/// session bounds what it holds (`SETTINGS_MAX_HEADER_LIST_SIZE`) before each field, and
-/// memory a large block made it grow is let go when the next block begins.
+/// collector also keeps the block's size against `SETTINGS_MAX_HEADER_LIST_SIZE`, so a field
+/// costs no lookup of its stream; memory a large block made it grow is let go when the next
+/// block begins.
 struct HTTP2HeaderBlockCollector: ~Copyable {
+    /// Where the block being received is.
+    enum Intake {
+        /// Fields are kept; `size` is the RFC 9113 §6.5.2 size so far (each field's name and
+        /// value plus 32 bytes).
+        case collecting(size: Int)
+        /// The block outgrew the limit: its fields are dropped as they arrive, and the block
+        /// is refused when it ends.
+        case refused
+    }
+
     /// The most memory kept from one block to the next; a typical request needs under 1 KiB.
     static let keptLimit = 16 * 1024
 
@@ -20,6 +31,8 @@ struct HTTP2HeaderBlockCollector: ~Copyable {
     private var pseudo = HTTP2HeaderBlock.PseudoRanges()
     private var status: Int?
     private var hostFromAuthority = false
+    /// Where the block is; a block begins collecting.
+    private(set) var intake = Intake.collecting(size: 0)
 
     /// `:status` of the block so far (responses), which decides what kind of block it is.
     var statusSoFar: Int? { status }
@@ -39,11 +52,23 @@ struct HTTP2HeaderBlockCollector: ~Copyable {
         pseudo = HTTP2HeaderBlock.PseudoRanges()
         status = nil
         hostFromAuthority = false
+        intake = .collecting(size: 0)
     }
 
     /// Records one field as nghttp2 hands it over, already checked (RFC 9113 §8.2: names are
-    /// lowercase): pseudo-header fields by name, the rest in order.
-    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+    /// lowercase): pseudo-header fields by name, the rest in order. A field that takes the
+    /// block past `sizeLimit` refuses it: what was kept is let go, and the rest is ignored.
+    /// nghttp2 only announces the limit; enforcing it here bounds what one block makes us hold.
+    mutating func add(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, sizeLimit: Int) {
+        guard case .collecting(let size) = intake else { return }
+        // Both counts are bounded by the frames nghttp2 accepted: no overflow.
+        let grown = size + name.count + value.count + 32
+        guard grown <= sizeLimit else {
+            begin()
+            intake = .refused
+            return
+        }
+        intake = .collecting(size: grown)
         guard name.first == UInt8(ascii: ":") else {
             fields.appendField(name: name, value: value)
             return

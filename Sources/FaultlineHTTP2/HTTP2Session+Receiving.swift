@@ -15,33 +15,23 @@ extension HTTP2Session {
 
     /// A HEADERS frame starts: a new block on its stream (a new stream on a server).
     func beginHeaders(streamID: Int32) {
-        let state = streams[streamID] ?? HTTP2StreamState()
-        streams[streamID] = state
+        if streams[streamID] == nil { streams[streamID] = HTTP2StreamState() }
         collector.begin()
-        state.blockSize = 0
-        state.blockTooLarge = false
     }
 
     /// One field of the block; nghttp2 has already refused malformed ones (RFC 9113 §8.2).
-    func header(streamID: Int32, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        guard let state = streams[streamID], !state.blockTooLarge else { return }
-        // RFC 9113 §6.5.2: the uncompressed size plus 32 bytes of overhead per field. nghttp2
-        // only announces the limit; enforcing it here bounds what one stream makes us hold.
-        state.blockSize += name.count + value.count + 32
-        if state.blockSize > Int(settings.maxHeaderListSize) {
-            state.blockTooLarge = true
-            collector.begin()
-            return
-        }
-        collector.add(name: name, value: value)
+    /// Blocks never interleave (RFC 9113 §4.3), so the field belongs to the block the collector
+    /// holds, and no stream is looked up per field.
+    func header(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        collector.add(name: name, value: value, sizeLimit: Int(settings.maxHeaderListSize))
     }
 
     /// A header block is complete: classify it and hand it out (or refuse it).
     func headersReceived(streamID: Int32, isRequest: Bool, endsStream: Bool) {
         guard let state = streams[streamID] else { return }
-        if state.blockTooLarge {
+        if case .refused = collector.intake {
             events.append(.refused(streamID: streamID, .headerListTooLarge))
-            state.blockTooLarge = false
+            collector.begin()
             return
         }
         let kind: HTTP2HeaderBlock.Kind

@@ -1,7 +1,7 @@
 import FaultlineHTTP
 
-/// What the session keeps per open stream: the size of the header block being decoded and the
-/// body bytes waiting for nghttp2's data provider.
+/// What the session keeps per open stream: whether its head arrived, and the body bytes
+/// waiting for nghttp2's data provider.
 final class HTTP2StreamState {
     /// Where the outbound side of the stream is.
     enum Outbound {
@@ -15,10 +15,6 @@ final class HTTP2StreamState {
         case done
     }
 
-    /// RFC 9113 §6.5.2 size of the block being decoded (the session's collector holds it).
-    var blockSize = 0
-    /// Whether the block outgrew the limit; its fields are dropped as they arrive.
-    var blockTooLarge = false
     /// Whether a final response (client) or request (server) head has been decoded.
     var sawHead = false
 
