@@ -14,7 +14,8 @@ extension HTTP2Session {
 
     /// `submitResponse` for fields that `body` writes into temporary room (at most
     /// `byteCapacity` bytes of lines, `fieldCapacity` fields): no array is made for a head that
-    /// nghttp2 copies anyway.
+    /// nghttp2 copies anyway. The names may be in any case: nghttp2 lowercases each name as it
+    /// copies the head (`NGHTTP2_NV_FLAG_NO_COPY_NAME` is never set).
     public func submitResponse(streamID: Int32, byteCapacity: Int, fieldCapacity: Int, endStream: Bool,
                                writing body: (inout HTTPFieldsWriter) -> Void) throws(HTTP2Failure) {
         let state = try stream(streamID)

@@ -6,7 +6,8 @@ extension HTTPHead {
     /// `skipping` (lowercase names the caller writes itself).
     public func http2ResponseFields(skipping: [StaticString] = []) -> HTTPHeaders {
         HTTPHeaders(byteCapacity: http2ResponseFieldBytes, fieldCapacity: headers.count + 1) { writer in
-            writeHTTP2ResponseFields(into: &writer, skipping: skipping)
+            writer.add(name: Self.raw(":status"), decimal: UInt64(clamping: status))
+            writeHTTP2Fields(into: &writer, dropping: skipping, lowercasingNames: true)
         }
     }
 
@@ -14,11 +15,14 @@ extension HTTPHead {
     /// and every field line, since a kept line is as long in HTTP/2's form as in HTTP/1's.
     public var http2ResponseFieldBytes: Int { headers.bytes.count + 32 }
 
-    /// Writes `http2ResponseFields(skipping:)` into `writer`, for a caller that adds its own
-    /// fields after these (room: `http2ResponseFieldBytes`, `headers.count + 1` fields).
+    /// Writes the fields of `http2ResponseFields(skipping:)` into `writer` for
+    /// `HTTP2Session.submitResponse`, for a caller that adds its own fields after these (room:
+    /// `http2ResponseFieldBytes`, `headers.count + 1` fields). The names keep the upstream's
+    /// spelling: nghttp2 lowercases every name it copies from a submitted head, so lowering
+    /// them here too was a second pass over each name (about 300 instructions a response).
     public func writeHTTP2ResponseFields(into writer: inout HTTPFieldsWriter, skipping: [StaticString]) {
         writer.add(name: Self.raw(":status"), decimal: UInt64(clamping: status))
-        writeHTTP2Fields(into: &writer, dropping: skipping)
+        writeHTTP2Fields(into: &writer, dropping: skipping, lowercasingNames: false)
     }
 
     /// This request head as an HTTP/2 field list (client role): `:method`, `:scheme`,
@@ -45,7 +49,7 @@ extension HTTPHead {
                 }
             }
             if method != "CONNECT" { target.withUnsafeBytes { writer.add(name: Self.raw(":path"), value: $0) } }
-            writeHTTP2Fields(into: &writer, dropping: ["host"])
+            writeHTTP2Fields(into: &writer, dropping: ["host"], lowercasingNames: true)
         }
     }
 
@@ -54,13 +58,14 @@ extension HTTPHead {
         var head = HTTPHead()
         head.headers = trailers
         return HTTPHeaders(byteCapacity: trailers.bytes.count, fieldCapacity: trailers.count) { writer in
-            head.writeHTTP2Fields(into: &writer, dropping: [])
+            head.writeHTTP2Fields(into: &writer, dropping: [], lowercasingNames: true)
         }
     }
 
-    /// Writes the regular fields, lowercased, skipping what HTTP/2 may not carry. A kept line
-    /// is never longer than it was (TE becomes `te: trailers` only when its value lists it).
-    private func writeHTTP2Fields(into writer: inout HTTPFieldsWriter, dropping extra: [StaticString]) {
+    /// Writes the regular fields, skipping what HTTP/2 may not carry, their names lowercased
+    /// when `lowercasingNames` is set. A kept line is never longer than it was (TE becomes
+    /// `te: trailers` only when its value lists it).
+    private func writeHTTP2Fields(into writer: inout HTTPFieldsWriter, dropping extra: [StaticString], lowercasingNames: Bool) {
         // A Connection field names fields of this hop. Its common value, keep-alive, names a field
         // dropped anyway; only other names make each field be checked against the list.
         var namesOtherFields = false
@@ -87,7 +92,7 @@ extension HTTPHead {
                 if ASCII.listContains(value, token: "trailers") { writer.add(name: Self.raw("te"), value: Self.raw("trailers")) }
                 return true
             }
-            writer.add(name: name, value: value, lowercasingName: true)
+            writer.add(name: name, value: value, lowercasingName: lowercasingNames)
             return true
         }
     }
