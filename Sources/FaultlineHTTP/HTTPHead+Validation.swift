@@ -3,11 +3,13 @@ extension HTTPHead {
     /// Connection list, Transfer-Encoding on HTTP/1.0, every Host value and the authority of
     /// an absolute-form target; and the target's bytes, which llhttp checks in HTTP/1 but an
     /// HTTP/2 `:path` reaches only here. The decoder calls it before it hands a head out,
-    /// `HTTP2HeaderBlock.requestHead()` before a stream's request starts.
-    public func validateRequest() throws(HTTPHeadViolation) {
+    /// `HTTP2HeaderBlock.requestHead()` before a stream's request starts. `hostsChecked`: the
+    /// caller has already parsed a value every Host field equals (HTTP/2's `:authority`; an
+    /// authority's validity does not depend on letter case), so they are not parsed again.
+    public func validateRequest(hostsChecked: Bool = false) throws(HTTPHeadViolation) {
         if let byte = target.first(where: { !Self.isTargetByte($0) }) { throw .invalidTargetByte(byte) }
         try validateFields()
-        if headers.namesSeen.contains(.host) {
+        if !hostsChecked && headers.namesSeen.contains(.host) {
             var hostsValid = true
             headers.forEachField { _, name, value in
                 if ASCII.equalsIgnoringCase(name, "host") && HTTPAuthority(value) == nil { hostsValid = false }

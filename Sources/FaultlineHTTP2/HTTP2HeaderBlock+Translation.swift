@@ -49,7 +49,8 @@ extension HTTP2HeaderBlock {
         }
         head.isChunked = !endsStream && head.contentLength == nil
         do {
-            try head.validateRequest()
+            // With :authority, every Host field is it or equals it (checked above), and it parsed.
+            try head.validateRequest(hostsChecked: pseudo.authority != nil)
         } catch {
             throw .head(error)
         }

@@ -180,6 +180,17 @@ struct SessionExchangeTests {
         #expect(head.headers.first("host") == "h.test")
     }
 
+    /// Host values are parsed once when :authority came and every Host equals it; without
+    /// :authority each Host field is still parsed, and a bad one refuses the request.
+    @Test func withoutAuthorityAnInvalidHostFieldIsRefused() throws {
+        let pair = try SessionPair()
+        let fields = SessionPair.fields([(":method", "GET"), (":scheme", "http"), (":path", "/"), ("host", "h:99999")])
+        let id = try pair.client.submitRequest(fields: fields, endStream: true)
+        pair.pump()
+        let block = try #require(pair.serverEvents.blocks(id).first)
+        #expect(throws: HTTP2MessageViolation.head(.invalidHost)) { try block.requestHead() }
+    }
+
     @Test(arguments: ["a b", "user@host", "[::1", "h:99999"])
     func invalidAuthorityIsRefused(_ authority: String) throws {
         let pair = try SessionPair()
