@@ -41,11 +41,12 @@ public struct HTTPFieldsWriter: ~Copyable {
         }
     }
 
-    /// Appends `name: <value in decimal>`.
+    /// Appends `name: <value in decimal>`. The digits are written last to first by pointer:
+    /// a `stride` over indices cost about twice as much for a three-digit status.
     public mutating func add(name: UnsafeRawBufferPointer, decimal value: UInt64) {
         var digitCount = 1
-        var rest = value / 10
-        while rest > 0 {
+        var rest = value
+        while rest >= 10 {
             digitCount += 1
             rest /= 10
         }
@@ -53,11 +54,13 @@ public struct HTTPFieldsWriter: ~Copyable {
         if let source = name.baseAddress {
             UnsafeMutableRawPointer(base).copyMemory(from: source, byteCount: name.count)
         }
+        var cursor = base + name.count + 2 + digitCount
         var remaining = value
-        for index in stride(from: name.count + 2 + digitCount - 1, through: name.count + 2, by: -1) {
-            base[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+        repeat {
+            cursor -= 1
+            cursor.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
             remaining /= 10
-        }
+        } while remaining > 0
     }
 
     /// Appends `name: value` for literals.
