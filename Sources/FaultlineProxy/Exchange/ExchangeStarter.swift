@@ -71,7 +71,7 @@ struct ExchangeStarter {
             trace.faults = plan.names
             logFaults(plan, route: route, head: head, requestID: trace.requestID, log: snapshot.log)
         }
-        let upstreamHead = self.upstreamHead(for: head, framing: setup.requestFraming, upstream: route.upstream,
+        let upstreamHead = self.upstreamHead(for: head, framing: setup.requestFraming, route: route,
                                              requestID: trace?.visibleRequestID,
                                              dropping: dropped(controls: controls, membership: membership))
         setup.start = .proxy
@@ -115,18 +115,19 @@ struct ExchangeStarter {
         return fields
     }
 
-    /// The head `upstream` receives, in the form its protocol sends.
-    private func upstreamHead(for head: HTTPHead, framing: BodyFraming, upstream: UpstreamConfig, requestID: String?,
+    /// The head the route's upstream receives, in the form its protocol sends. The route is
+    /// passed rather than its upstream: a class's stored struct passed as an argument is copied.
+    private func upstreamHead(for head: HTTPHead, framing: BodyFraming, route: CompiledRoute, requestID: String?,
                               dropping dropped: [String]) -> UpstreamRequestHead {
-        guard upstream.httpProtocol != .http11 else {
+        guard route.upstream.httpProtocol != .http11 else {
             return .http1(RequestHeadWriter.upstreamHead(for: head, framing: framing, clientIP: clientIP, scheme: scheme,
-                                                         upstream: upstream, upgrade: head.isUpgrade, requestID: requestID,
+                                                         upstream: route.upstream, upgrade: head.isUpgrade, requestID: requestID,
                                                          dropping: dropped, scratch: headScratch))
         }
         let value = RequestHeadWriter.upstreamHeadValue(for: head, framing: framing, clientIP: clientIP, scheme: scheme,
-                                                        upstream: upstream, upgrade: head.isUpgrade, requestID: requestID,
+                                                        upstream: route.upstream, upgrade: head.isUpgrade, requestID: requestID,
                                                         dropping: dropped, keepTrailersTE: Self.listsTrailers(head))
-        return .http2(value.http2RequestFields(scheme: upstream.scheme))
+        return .http2(value.http2RequestFields(scheme: route.upstream.scheme))
     }
 
     /// TE is hop-by-hop and never reaches an HTTP/1 upstream, but `TE: trailers` is how a
