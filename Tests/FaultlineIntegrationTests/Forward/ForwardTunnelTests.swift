@@ -165,9 +165,11 @@ extension ForwardTunnelTests {
             }.count
         }
         #expect(established == Self.tunnels)
-        // Client and upstream side of each tunnel are open in the proxy.
+        // Client and upstream side of each tunnel are open in the proxy. The warm tunnel's own
+        // two may still have been open when `start` was read (the proxy closes them once it
+        // sees curl leave): a run counted 10,010 against 12 + 10,000.
         let busy = try Self.descriptors(pid)
-        #expect(busy >= start + 2 * Self.tunnels, "descriptors: \(start) at start, \(busy) with the tunnels held")
+        #expect(busy >= start - 2 + 2 * Self.tunnels, "descriptors: \(start) at start, \(busy) with the tunnels held")
         let over = try RawClient(port: forward.proxy.port, readTimeout: .seconds(30))
         try over.send(request)
         let refused = String(decoding: over.readUntilClose(timeout: .seconds(30)).bytes, as: UTF8.self)
