@@ -19,7 +19,7 @@ extension HTTPHead {
     /// `HTTP2Session.submitResponse`, for a caller that adds its own fields after these (room:
     /// `http2ResponseFieldBytes`, `headers.count + 1` fields). The names keep the upstream's
     /// spelling: nghttp2 lowercases every name it copies from a submitted head, so lowering
-    /// them here too was a second pass over each name (about 300 instructions a response).
+    /// them here too was a second pass over each name (about 400 instructions a response).
     public func writeHTTP2ResponseFields(into writer: inout HTTPFieldsWriter, skipping: [StaticString]) {
         writer.add(name: Self.raw(":status"), decimal: UInt64(clamping: status))
         writeHTTP2Fields(into: &writer, dropping: skipping, lowercasingNames: false)
