@@ -35,21 +35,20 @@ public struct HTTP2HeaderBlock: Sendable {
     /// gathered so that a request head takes them as they are.
     public var fields: HTTPHeaders
     /// Whether `fields` starts with the `host` field made from `:authority`.
-    public private(set) var hostFromAuthority = false
+    public private(set) var hostFromAuthority: Bool
     /// Whether END_STREAM came with this block: no body follows.
     public var endsStream: Bool
 
     /// The request pseudo-header values back to back: one allocation for all of them, where an
     /// array each cost four, and a block is moved into an event and out of it again.
-    private(set) var pseudoBytes: [UInt8] = []
+    private(set) var pseudoBytes: [UInt8]
     /// Where each pseudo-header value is in `pseudoBytes`.
-    private(set) var pseudo = PseudoRanges()
+    private(set) var pseudo: PseudoRanges
 
     /// An empty block.
     public init(kind: Kind = .request) {
-        self.kind = kind
-        fields = HTTPHeaders()
-        endsStream = false
+        self.init(kind: kind, fields: HTTPHeaders(), hostFromAuthority: false, endsStream: false, status: nil,
+                  pseudoBytes: [], pseudo: PseudoRanges())
     }
 
     /// A block as the session's collector made it (`HTTP2HeaderBlockCollector.makeBlock`).
