@@ -15,6 +15,9 @@ public struct HTTP2HeaderBlock: Sendable {
         case trailers
     }
 
+    // No stored property has a default value: with defaults, the collector's `makeBlock` built
+    // each block and then copied it into its result, retaining and releasing its buffers.
+
     /// What the block is on its stream.
     public var kind: Kind
     /// `:method`.
