@@ -33,3 +33,12 @@ public enum HTTP2Event: Sendable {
     /// `send(into:)` still produces, then close.
     case connectionError(HTTP2Failure)
 }
+
+extension HTTP2Event {
+    /// What a handler leaves in the array `HTTP2Session.handleEvents` hands it when it moves an
+    /// event out instead of copying it: END_STREAM on stream 0, which no peer can cause. The
+    /// session empties the array before it collects into it again.
+    /// (Computed and inlinable: a stored static would be reached through a call per event.)
+    @inlinable
+    public static var movedOut: HTTP2Event { .endStream(streamID: 0) }
+}

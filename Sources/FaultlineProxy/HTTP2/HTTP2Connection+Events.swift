@@ -9,7 +9,7 @@ extension HTTP2Connection {
     /// GOAWAY that left counts once, whoever queued it.
     func handle(_ events: inout [HTTP2Event]) {
         for index in events.indices {
-            let event = exchange(&events[index], with: .endStream(streamID: 0))
+            let event = exchange(&events[index], with: .movedOut)
             switch event {
             case .resetSent:
                 context.state.http2StreamReset(sentByProxy: true)

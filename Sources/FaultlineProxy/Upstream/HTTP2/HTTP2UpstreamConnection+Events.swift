@@ -9,7 +9,7 @@ extension HTTP2UpstreamConnection {
     func handle(_ events: inout [HTTP2Event]) {
         for index in events.indices {
             guard !isClosed else { return }
-            switch exchange(&events[index], with: .endStream(streamID: 0)) {
+            switch exchange(&events[index], with: .movedOut) {
             case .headers(let id, let block):
                 headers(block, on: id)
             case .refused(let id, let refusal):
