@@ -51,6 +51,13 @@ enum HTTP2Callbacks {
             }
             return 0
         }
+        nghttp2_session_callbacks_set_send_data_callback(callbacks) { _, frame, header, length, _, userData in
+            guard let frame, let header else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
+            return HTTP2Callbacks.with(userData, otherwise: NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) { owner in
+                owner.writeData(streamID: frame.pointee.hd.stream_id, header: UnsafeRawBufferPointer(start: header, count: 9),
+                                length: length, padding: frame.pointee.data.padlen)
+            }
+        }
         nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, userData in
             guard let frame else { return 0 }
             HTTP2Callbacks.with(userData, otherwise: ()) { owner in

@@ -137,13 +137,32 @@ extension HTTP2Session {
         return provider
     }
 
-    /// The data provider's read: queued bytes, then END_STREAM or trailers once the body is done.
+    /// The smallest DATA payload `writeData` writes itself. In a callgrind run of 64-byte h2
+    /// responses, writing every payload so cost about 460 more instructions per response than
+    /// copying it; a 16 KiB frame saves a 16 KiB copy.
+    static let noCopyMinimum = 4096
+
+    /// The data provider's read: queued bytes for the next DATA frame, then END_STREAM or
+    /// trailers once the body is done. A payload of `noCopyMinimum` bytes or more is not
+    /// copied into `buffer` (`NGHTTP2_DATA_FLAG_NO_COPY`): `writeData` appends it to the output
+    /// straight from the queue, in the same `mem_send` call, so the queue cannot change in
+    /// between. A smaller one is copied: the extra callback costs more than the copy it saves.
     func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int,
                   flags: UnsafeMutablePointer<UInt32>) -> Int {
         guard let state = streams[streamID] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
         let hadBytes = state.queuedCount > 0
-        let count = state.dequeue(into: buffer, length: length)
-        guard state.queuedCount == 0 else { return count }
+        let available = min(length, state.queuedCount)
+        let count: Int
+        let left: Int
+        if available >= Self.noCopyMinimum {
+            flags.pointee |= NGHTTP2_DATA_FLAG_NO_COPY.rawValue
+            count = available
+            left = state.queuedCount - available
+        } else {
+            count = state.dequeue(into: buffer, length: length)
+            left = state.queuedCount
+        }
+        guard left == 0 else { return count }
         switch state.outbound {
         case .finishing(let trailers):
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
@@ -165,6 +184,22 @@ extension HTTP2Session {
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
         }
         return count
+    }
+
+    /// Writes a DATA frame nghttp2 framed without its payload (`readBody` set
+    /// `NGHTTP2_DATA_FLAG_NO_COPY`): the 9-byte frame header, then `length` bytes from the
+    /// stream's queue, appended to the output `send(into:)` is filling. Returns 0,
+    /// `NGHTTP2_ERR_PAUSE` once the output reached its limit (the next `send(into:)` goes on),
+    /// or a failure that resets the stream before any byte is written. Frames are never padded:
+    /// nghttp2 pads only through a select-padding callback, and none is installed.
+    func writeData(streamID: Int32, header: UnsafeRawBufferPointer, length: Int, padding: Int) -> Int32 {
+        guard let target = sendTarget, let state = streams[streamID], header.count == 9, padding == 0,
+              state.queuedCount >= length else {
+            return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue
+        }
+        target.output.pointee.append(contentsOf: header)
+        state.dequeue(length, appendingTo: &target.output.pointee)
+        return target.output.pointee.count >= target.limit ? NGHTTP2_ERR_PAUSE.rawValue : 0
     }
 
     /// The state of an open stream, or a failure naming the stream as closed.

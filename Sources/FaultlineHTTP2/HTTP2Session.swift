@@ -44,6 +44,9 @@ public final class HTTP2Session {
     var callbackFailure: HTTP2Failure?
     /// The header block being received, whichever stream it is on.
     var collector = HTTP2HeaderBlockCollector()
+    /// The output `send(into:)` is appending to and the size it stops at, for the DATA frames
+    /// nghttp2 leaves to the session to write (`writeData`); set only during that call.
+    var sendTarget: (output: UnsafeMutablePointer<[UInt8]>, limit: Int)?
 
     /// A session for `role`; a server queues its SETTINGS at once, a client too (after the
     /// preface nghttp2 writes itself). Throws only when nghttp2 cannot allocate.
@@ -87,17 +90,25 @@ public final class HTTP2Session {
 
     /// Appends the frames nghttp2 has ready to `output` (DATA as far as the peer's windows
     /// allow), stopping once `output` holds `limit` bytes or more; the rest waits for the next call.
+    ///
+    /// nghttp2 serializes every frame but DATA into its own buffer, returned here to be copied.
+    /// A DATA frame's payload it leaves to `writeData`, which appends it to `output` straight
+    /// from the stream's queue during the same `mem_send` call, ahead of the frame returned.
     public func send(into output: inout [UInt8], limit: Int = .max) {
         guard let session else { return }
-        while output.count < limit {
-            var chunk: UnsafePointer<UInt8>?
-            let count = nghttp2_session_mem_send(session, &chunk)
-            if count < 0 {
-                events.append(.connectionError(Self.failure(Int32(truncatingIfNeeded: count))))
-                return
+        withUnsafeMutablePointer(to: &output) { target in
+            sendTarget = (target, limit)
+            defer { sendTarget = nil }
+            while target.pointee.count < limit {
+                var chunk: UnsafePointer<UInt8>?
+                let count = nghttp2_session_mem_send(session, &chunk)
+                if count < 0 {
+                    events.append(.connectionError(Self.failure(Int32(truncatingIfNeeded: count))))
+                    return
+                }
+                guard count > 0, let chunk else { return }
+                target.pointee.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
             }
-            guard count > 0, let chunk else { return }
-            output.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
         }
     }
 

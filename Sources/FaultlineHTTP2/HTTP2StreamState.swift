@@ -50,12 +50,28 @@ final class HTTP2StreamState {
                 buffer.update(from: base + queueStart, count: count)
             }
         }
+        forget(count)
+        return count
+    }
+
+    /// Appends the first `count` queued bytes to `output` and forgets them; `count` is at
+    /// most `queuedCount`. The DATA frames nghttp2 leaves to the session to write
+    /// (`NGHTTP2_DATA_FLAG_NO_COPY`) take their payload straight from here.
+    func dequeue(_ count: Int, appendingTo output: inout [UInt8]) {
+        guard count > 0, count <= queuedCount else { return }
+        queue.withUnsafeBufferPointer { source in
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: source[queueStart..<(queueStart + count)]))
+        }
+        forget(count)
+    }
+
+    /// Drops the first `count` queued bytes, framed already.
+    private func forget(_ count: Int) {
         queueStart += count
         if queueStart == queue.count {
             queue.removeAll(keepingCapacity: true)
             queueStart = 0
         }
-        return count
     }
 
     /// Drops every queued byte (the stream was reset).

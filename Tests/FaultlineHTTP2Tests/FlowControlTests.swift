@@ -72,4 +72,41 @@ struct FlowControlTests {
         #expect(pair.clientEvents.ended(id))
     }
 
+    /// DATA payloads go from the stream's queue straight into the output during `send(into:)`;
+    /// a pass still stops once it holds `limit` bytes, and the next pass goes on where it
+    /// stopped, two streams' bodies arriving whole and in order with their trailers.
+    @Test func aSendPassStopsAtItsLimitAndTheNextGoesOnInOrder() throws {
+        let pair = try SessionPair(client: HTTP2Settings(initialStreamWindow: 1 << 30, connectionWindow: 1 << 30))
+        let first = try pair.client.submitRequest(fields: SessionPair.request(path: "/a"), endStream: true)
+        let second = try pair.client.submitRequest(fields: SessionPair.request(path: "/b"), endStream: true)
+        pair.pump()
+        let bodies: [Int32: [UInt8]] = [
+            first: (0..<300_000).map { UInt8(truncatingIfNeeded: $0 % 251) },
+            second: (0..<200_000).map { UInt8(truncatingIfNeeded: $0 % 241 + 7) },
+        ]
+        for id in [first, second] {
+            try pair.server.submitResponse(streamID: id, fields: SessionPair.fields([(":status", "200")]), endStream: false)
+            pair.server.sendBody(streamID: id, bodies[id] ?? [])
+            pair.server.finishBody(streamID: id, trailers: SessionPair.fields([("x-checksum", "\(id)")]))
+        }
+        let limit = 40_000
+        var passes = 0
+        var events: [HTTP2Event] = []
+        while passes < 100 {
+            var output: [UInt8] = []
+            pair.server.send(into: &output, limit: limit)
+            _ = pair.server.takeEvents()
+            if output.isEmpty { break }
+            passes += 1
+            // At most one frame (16 KiB of payload and its header) past the limit.
+            #expect(output.count < limit + 16384 + 9, "pass \(passes) wrote \(output.count) bytes")
+            events += pair.client.receive(output)
+        }
+        #expect(passes >= 500_000 / (limit + 16384 + 9))
+        for id in [first, second] {
+            #expect(events.body(id) == bodies[id])
+            #expect(events.ended(id))
+            #expect(events.blocks(id).last?.fields.first("x-checksum") == "\(id)")
+        }
+    }
 }
