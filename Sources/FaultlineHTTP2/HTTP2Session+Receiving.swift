@@ -15,7 +15,7 @@ extension HTTP2Session {
 
     /// A HEADERS frame starts: a new block on its stream (a new stream on a server).
     func beginHeaders(streamID: Int32) {
-        if streams[streamID] == nil { streams[streamID] = HTTP2StreamState() }
+        if streams[streamID] == nil { streams[streamID] = makeStreamState() }
         collector.begin()
     }
 
@@ -64,7 +64,16 @@ extension HTTP2Session {
     func streamClosed(streamID: Int32, errorCode: HTTP2ErrorCode) {
         // A reset of the owner's that nghttp2 dropped (the stream was already closing).
         ownResets.removeValue(forKey: streamID)
-        guard streams.removeValue(forKey: streamID) != nil else { return }
+        guard var state = streams.removeValue(forKey: streamID) else { return }
         events.append(.streamClosed(streamID: streamID, errorCode: errorCode))
+        // Kept only when nothing else holds it: a new stream must never share a closed one's state.
+        if spareStreamStates.count < Self.keptStreamStates, isKnownUniquelyReferenced(&state), state.reset() {
+            spareStreamStates.append(state)
+        }
+    }
+
+    /// A state for a new stream: a closed stream's, reset, when one is kept.
+    func makeStreamState() -> HTTP2StreamState {
+        spareStreamStates.popLast() ?? HTTP2StreamState()
     }
 }

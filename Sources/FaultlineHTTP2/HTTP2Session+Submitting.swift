@@ -52,7 +52,7 @@ extension HTTP2Session {
                 : nghttp2_submit_request(session, nil, list.baseAddress, list.count, &provider, nil)
         }
         guard streamID > 0 else { throw Self.failure(streamID) }
-        let state = HTTP2StreamState()
+        let state = makeStreamState()
         state.outbound = endStream ? .done : .open(deferred: false)
         streams[streamID] = state
         return streamID

@@ -44,6 +44,11 @@ public final class HTTP2Session {
     var callbackFailure: HTTP2Failure?
     /// The header block being received, whichever stream it is on.
     var collector = HTTP2HeaderBlockCollector()
+    /// Closed streams' states, emptied, for the next streams to take (`makeStreamState`):
+    /// a stream then costs no allocation for its state or its body queue.
+    var spareStreamStates: [HTTP2StreamState] = []
+    /// How many closed streams' states are kept; a connection rarely has more open at once.
+    static let keptStreamStates = 16
     /// The output `send(into:)` is appending to and the size it stops at, for the DATA frames
     /// nghttp2 leaves to the session to write (`writeData`); set only during that call.
     var sendTarget: (output: UnsafeMutablePointer<[UInt8]>, limit: Int)?

@@ -74,6 +74,25 @@ final class HTTP2StreamState {
         }
     }
 
+    /// Queue storage larger than this is let go rather than kept for another stream.
+    static let keptQueueBytes = 16 * 1024
+
+    /// Puts the state back as a new stream's: no head seen, nothing queued, no data provider.
+    /// Only the queue's storage is kept (when small), so the next stream appends its body
+    /// without allocating. Returns false when the storage was too large to keep.
+    @discardableResult
+    func reset() -> Bool {
+        sawHead = false
+        outbound = .idle
+        queueStart = 0
+        guard queue.capacity <= Self.keptQueueBytes else {
+            queue = []
+            return false
+        }
+        queue.removeAll(keepingCapacity: true)
+        return true
+    }
+
     /// Drops every queued byte (the stream was reset).
     func discardQueue() {
         queue = []

@@ -223,4 +223,38 @@ struct SessionExchangeTests {
         }
         #expect(pair.server.openStreamCount == 0 && pair.client.openStreamCount == 0)
     }
+
+    /// A closed stream's state is kept for a later stream, emptied: the later stream's body is
+    /// its own alone, though the closed one was reset with bytes and trailers still queued.
+    @Test func aLaterStreamReusesAClosedOnesStateWithNothingLeftInIt() throws {
+        let pair = try SessionPair(client: HTTP2Settings(initialStreamWindow: 4096))
+        let first = try pair.client.submitRequest(fields: SessionPair.request(path: "/first"), endStream: true)
+        pair.pump()
+        try pair.server.submitResponse(streamID: first, fields: SessionPair.fields([(":status", "200")]), endStream: false)
+        pair.server.sendBody(streamID: first, [UInt8](repeating: 0x41, count: 12_000))
+        pair.server.finishBody(streamID: first, trailers: SessionPair.fields([("x-first", "1")]))
+        pair.pump()
+        #expect(pair.server.queuedOutboundBytes(streamID: first) == 12_000 - 4096)
+        pair.client.resetStream(streamID: first, errorCode: .cancel)
+        pair.pump()
+        #expect(pair.serverEvents.closeCode(first) == .cancel)
+        #expect(pair.server.spareStreamStates.count == 1)
+
+        pair.clearEvents()
+        let second = try pair.client.submitRequest(fields: SessionPair.request(path: "/second"), endStream: true)
+        pair.pump()
+        #expect(pair.server.spareStreamStates.isEmpty)
+        #expect(pair.server.queuedOutboundBytes(streamID: second) == 0)
+        try pair.server.submitResponse(streamID: second, fields: SessionPair.fields([(":status", "200")]), endStream: false)
+        pair.server.sendBody(streamID: second, Array("second".utf8))
+        pair.server.finishBody(streamID: second)
+        pair.pump()
+        // Compared by length and prefix: a failure then prints a few bytes, not thousands.
+        let body = pair.clientEvents.body(second)
+        #expect(body.count == 6)
+        #expect(String(decoding: body.prefix(6), as: UTF8.self) == "second")
+        #expect(pair.clientEvents.blocks(second).map(\.kind) == [.response])
+        #expect(pair.clientEvents.ended(second))
+        #expect(pair.clientEvents.closeCode(second) == HTTP2ErrorCode.noError)
+    }
 }
