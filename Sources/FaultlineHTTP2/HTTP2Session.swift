@@ -47,8 +47,9 @@ public final class HTTP2Session {
     /// Closed streams' states, emptied, for the next streams to take (`makeStreamState`):
     /// a stream then costs no allocation for its state or its body queue.
     var spareStreamStates: [HTTP2StreamState] = []
-    /// How many closed streams' states are kept; a connection rarely has more open at once.
-    static let keptStreamStates = 16
+    /// How many closed streams' states are kept. A connection with more streams open at once
+    /// allocates for the others, as before; keeping more would hold memory on idle connections.
+    static let keptStreamStates = 8
     /// The output `send(into:)` is appending to and the size it stops at, for the DATA frames
     /// nghttp2 leaves to the session to write (`writeData`); set only during that call.
     var sendTarget: (output: UnsafeMutablePointer<[UInt8]>, limit: Int)?

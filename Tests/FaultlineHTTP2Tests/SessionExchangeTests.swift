@@ -227,14 +227,14 @@ struct SessionExchangeTests {
     /// A closed stream's state is kept for a later stream, emptied: the later stream's body is
     /// its own alone, though the closed one was reset with bytes and trailers still queued.
     @Test func aLaterStreamReusesAClosedOnesStateWithNothingLeftInIt() throws {
-        let pair = try SessionPair(client: HTTP2Settings(initialStreamWindow: 4096))
+        let pair = try SessionPair(client: HTTP2Settings(initialStreamWindow: 1024))
         let first = try pair.client.submitRequest(fields: SessionPair.request(path: "/first"), endStream: true)
         pair.pump()
         try pair.server.submitResponse(streamID: first, fields: SessionPair.fields([(":status", "200")]), endStream: false)
-        pair.server.sendBody(streamID: first, [UInt8](repeating: 0x41, count: 12_000))
+        pair.server.sendBody(streamID: first, [UInt8](repeating: 0x41, count: 3_000))
         pair.server.finishBody(streamID: first, trailers: SessionPair.fields([("x-first", "1")]))
         pair.pump()
-        #expect(pair.server.queuedOutboundBytes(streamID: first) == 12_000 - 4096)
+        #expect(pair.server.queuedOutboundBytes(streamID: first) == 3_000 - 1024)
         pair.client.resetStream(streamID: first, errorCode: .cancel)
         pair.pump()
         #expect(pair.serverEvents.closeCode(first) == .cancel)
@@ -256,5 +256,20 @@ struct SessionExchangeTests {
         #expect(pair.clientEvents.blocks(second).map(\.kind) == [.response])
         #expect(pair.clientEvents.ended(second))
         #expect(pair.clientEvents.closeCode(second) == HTTP2ErrorCode.noError)
+    }
+
+    /// A closed stream whose queue grew past `keptQueueBytes` is let go, not kept: an idle
+    /// connection holds at most `keptStreamStates` small queues.
+    @Test func aClosedStreamWithALargeQueueIsNotKept() throws {
+        let pair = try SessionPair(client: HTTP2Settings(initialStreamWindow: 1024))
+        let id = try pair.client.submitRequest(fields: SessionPair.request(), endStream: true)
+        pair.pump()
+        try pair.server.submitResponse(streamID: id, fields: SessionPair.fields([(":status", "200")]), endStream: false)
+        pair.server.sendBody(streamID: id, [UInt8](repeating: 0x42, count: HTTP2StreamState.keptQueueBytes * 3))
+        pair.pump()
+        pair.client.resetStream(streamID: id, errorCode: .cancel)
+        pair.pump()
+        #expect(pair.serverEvents.closeCode(id) == .cancel)
+        #expect(pair.server.spareStreamStates.isEmpty)
     }
 }
