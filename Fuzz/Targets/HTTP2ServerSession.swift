@@ -10,7 +10,7 @@ import FaultlineHTTP2
 /// output is a sequence of whole frames.
 ///
 /// Input: an options byte, a split size, then the bytes after the client preface (option bit
-/// 0 set: the input carries its own preface).
+/// 0 set: the input carries its own preface; the other bits choose how the session answers).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTP2ServerSession(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
@@ -31,8 +31,14 @@ public func fuzzHTTP2ServerSession(_ data: UnsafePointer<UInt8>, _ size: Int) ->
             return session.takeEvents()
         }
         for event in events { answer(event, session: session, options: options) }
+        // Option bit 6: passes bounded as the proxy bounds them, so a DATA frame written
+        // straight from a stream's queue can end one (NGHTTP2_ERR_PAUSE).
         var output: [UInt8] = []
-        session.send(into: &output)
+        repeat {
+            let before = output.count
+            session.send(into: &output, limit: options & 64 != 0 ? before + 5000 : .max)
+            if output.count == before { break }
+        } while options & 64 != 0
         HTTP2FuzzCheck.wholeFrames(output)
         start = end
     }
@@ -61,7 +67,9 @@ private func answer(_ event: HTTP2Event, session: HTTP2Session, options: UInt8) 
         let endStream = options & 4 != 0
         try? session.submitResponse(streamID: streamID, fields: response.http2ResponseFields(), endStream: endStream)
         if !endStream {
-            session.sendBody(streamID: streamID, [UInt8](repeating: 0x61, count: 3000))
+            // Option bit 5: a body whose frames are 4 KiB and more, which nghttp2 leaves to
+            // the session to write from the queue (NGHTTP2_DATA_FLAG_NO_COPY).
+            session.sendBody(streamID: streamID, [UInt8](repeating: 0x61, count: options & 32 != 0 ? 40_000 : 3000))
             var trailers = HTTPHeaders()
             trailers.add(name: "grpc-status", value: "0")
             session.finishBody(streamID: streamID, trailers: options & 8 != 0 ? trailers : nil)
