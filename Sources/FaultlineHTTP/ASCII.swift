@@ -6,6 +6,22 @@ public enum ASCII {
         byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
 
+    /// Whether every byte of `bytes` is below 0x80, read eight at a time.
+    @inlinable
+    public static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var high: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            high |= UInt64(bytes[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
+
     /// Case-insensitive equality of `bytes` with an already lowercase `lowercase`.
     @inlinable
     public static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {

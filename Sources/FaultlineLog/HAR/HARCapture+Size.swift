@@ -33,8 +33,7 @@ extension HARCapture {
         add(record.message)
         add(record.requestBody)
         add(record.responseBody)
-        add(record.requestHeaders)
-        add(record.responseHeaders)
+        total += record.estimatedHeaderBytes(fieldOverhead: fieldOverhead)
         for attribute in record.attributes { total += attribute.estimatedBytes(overhead: fieldOverhead) }
         add(record.faults)
         add(record.redacted)

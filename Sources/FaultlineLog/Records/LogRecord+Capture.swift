@@ -1,3 +1,5 @@
+public import FaultlineHTTP
+
 extension LogRecord {
     /// Sets path and query from a request target: origin form (`/p?q`) or absolute form
     /// (`http://user:pass@host:8080/p?q`, which also sets scheme, host and port, never
@@ -51,14 +53,33 @@ extension LogRecord {
         setAuthority(bytes.prefix(255))
     }
 
+    /// Adds the fields of a message's head of `direction`, as `addHeader` would one by one.
+    /// When the redactor logs every one of them as it is, none of `direction` is held yet and
+    /// they are within the per-message cap, they are kept as one copy of their bytes
+    /// (`LogHeaderLines`) and become the same fields only when read.
+    public mutating func addHeaders(_ headers: HTTPHeaders, direction: LogDirection, policy: LogPolicy) {
+        guard policy.options.headers, headers.count > 0 else { return }
+        if headerCount(direction) == 0, headers.count <= policy.options.maxHeaders,
+           let lines = LogHeaderLines(verbatim: headers, policy: policy),
+           keepHeaderLines(lines, direction: direction) {
+            return
+        }
+        reserveHeaders(headers.count, direction: direction, policy: policy)
+        headers.forEachField { _, name, value in
+            addHeader(name: name, value: value, direction: direction, policy: policy)
+            return true
+        }
+    }
+
     /// Makes room for `count` more headers of `direction` (at most the policy's cap), so that
     /// adding a message's headers one by one does not grow the list several times.
     public mutating func reserveHeaders(_ count: Int, direction: LogDirection, policy: LogPolicy) {
         guard policy.options.headers, count > 0 else { return }
+        let capacity = min(headerCount(direction) + count, policy.options.maxHeaders)
         if direction == .request {
-            requestHeaders.reserveCapacity(min(requestHeaders.count + count, policy.options.maxHeaders))
+            requestHeaders.reserveCapacity(capacity)
         } else {
-            responseHeaders.reserveCapacity(min(responseHeaders.count + count, policy.options.maxHeaders))
+            responseHeaders.reserveCapacity(capacity)
         }
     }
 
@@ -85,8 +106,7 @@ extension LogRecord {
     @inline(__always)
     private mutating func add(header name: @autoclosure () -> String, verbatimName: String?, value: String,
                               direction: LogDirection, policy: LogPolicy) {
-        let count = direction == .request ? requestHeaders.count : responseHeaders.count
-        guard count < policy.options.maxHeaders else {
+        guard headerCount(direction) < policy.options.maxHeaders else {
             omittedHeaders += 1
             return
         }

@@ -52,6 +52,10 @@ public struct LogRecord: Sendable {
         @usableFromInline var attributes: [LogAttribute] = []
         @usableFromInline var requestHeaders: [LogField] = []
         @usableFromInline var responseHeaders: [LogField] = []
+        /// Headers kept as lines until read (`LogHeaderLines`); the fields of their direction
+        /// are then empty, and become these lines' fields before anything changes them.
+        @usableFromInline var requestHeaderLines = LogHeaderLines()
+        @usableFromInline var responseHeaderLines = LogHeaderLines()
         @usableFromInline var omittedHeaders: Int = 0
         @usableFromInline var requestBody: String?
         @usableFromInline var responseBody: String?
@@ -221,13 +225,62 @@ public struct LogRecord: Sendable {
     }
     /// Logged request headers, redacted (`http.request.header.<name>`).
     @inlinable public internal(set) var requestHeaders: [LogField] {
-        get { storage.fields.requestHeaders }
-        _modify { makeUnique(); yield &storage.fields.requestHeaders }
+        get {
+            let lines = storage.fields.requestHeaderLines
+            return lines.isEmpty ? storage.fields.requestHeaders : lines.fields()
+        }
+        _modify {
+            makeUnique()
+            if !storage.fields.requestHeaderLines.isEmpty {
+                storage.fields.requestHeaders = storage.fields.requestHeaderLines.fields()
+                storage.fields.requestHeaderLines = LogHeaderLines()
+            }
+            yield &storage.fields.requestHeaders
+        }
     }
     /// Logged response headers, redacted (`http.response.header.<name>`).
     @inlinable public internal(set) var responseHeaders: [LogField] {
-        get { storage.fields.responseHeaders }
-        _modify { makeUnique(); yield &storage.fields.responseHeaders }
+        get {
+            let lines = storage.fields.responseHeaderLines
+            return lines.isEmpty ? storage.fields.responseHeaders : lines.fields()
+        }
+        _modify {
+            makeUnique()
+            if !storage.fields.responseHeaderLines.isEmpty {
+                storage.fields.responseHeaders = storage.fields.responseHeaderLines.fields()
+                storage.fields.responseHeaderLines = LogHeaderLines()
+            }
+            yield &storage.fields.responseHeaders
+        }
+    }
+
+    /// How many headers of `direction` the record holds, without making them into fields.
+    public func headerCount(_ direction: LogDirection) -> Int {
+        direction == .request
+            ? storage.fields.requestHeaders.count + storage.fields.requestHeaderLines.count
+            : storage.fields.responseHeaders.count + storage.fields.responseHeaderLines.count
+    }
+
+    /// The UTF-8 length of every header name and value plus `fieldOverhead` per header, both
+    /// directions, without making the kept lines into fields (the HAR capture's size estimate).
+    public func estimatedHeaderBytes(fieldOverhead: Int) -> Int {
+        var total = 0
+        for lines in [storage.fields.requestHeaderLines, storage.fields.responseHeaderLines] {
+            total += lines.textBytes + lines.count * fieldOverhead
+        }
+        for fields in [storage.fields.requestHeaders, storage.fields.responseHeaders] {
+            for field in fields { total += field.name.utf8.count + field.value.utf8.count + fieldOverhead }
+        }
+        return total
+    }
+
+    /// Keeps a message's headers as lines (`LogHeaderLines`); only while none of `direction`
+    /// is held (returns false, keeping nothing, otherwise).
+    mutating func keepHeaderLines(_ lines: LogHeaderLines, direction: LogDirection) -> Bool {
+        guard headerCount(direction) == 0 else { return false }
+        makeUnique()
+        if direction == .request { storage.fields.requestHeaderLines = lines } else { storage.fields.responseHeaderLines = lines }
+        return true
     }
     /// Header fields not logged because of the per-message cap (`faultline.headers.omitted`).
     @inlinable public internal(set) var omittedHeaders: Int {

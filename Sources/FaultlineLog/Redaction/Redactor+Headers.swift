@@ -61,6 +61,12 @@ extension Redactor {
         verbatimSpellings.lowercased(bytes: name)
     }
 
+    /// Where `verbatimHeaderName(bytes:)`'s spelling for `name` is in `commonHeaderSpellings`,
+    /// when it has one: the name without a String made.
+    func verbatimSpellingPosition(headerName name: UnsafeRawBufferPointer) -> Int? {
+        verbatimSpellings.position(bytes: name)
+    }
+
     /// `value` with everything but a recognised auth scheme replaced.
     static func redactCredential(_ value: String) -> String {
         let trimmed = value.drop { $0 == " " || $0 == "\t" }

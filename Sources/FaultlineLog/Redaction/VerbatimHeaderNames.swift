@@ -14,23 +14,28 @@ struct VerbatimHeaderNames: Sendable {
     /// For each length (the index), the range of `names` of that length. Flat arrays of plain
     /// values: a lookup reads them without reference counting.
     private let byLength: [Range<Int>]
+    /// Each name's position in the `lowercaseSpellings` it was made from, in `names`' order.
+    private let positions: [Int]
 
     /// The names of `lowercaseSpellings` for which `isVerbatim` holds (given normalised).
     init(lowercaseSpellings: [String], isVerbatim: (String) -> Bool) {
-        var buckets = [[String]](repeating: [], count: 33)
-        for name in lowercaseSpellings where name.utf8.count < buckets.count && isVerbatim(RedactionName.normalize(name)) {
-            buckets[name.utf8.count].append(name)
+        var buckets = [[(name: String, position: Int)]](repeating: [], count: 33)
+        for (position, name) in lowercaseSpellings.enumerated()
+        where name.utf8.count < buckets.count && isVerbatim(RedactionName.normalize(name)) {
+            buckets[name.utf8.count].append((name, position))
         }
         var spellings: [UInt8] = []
         var names: [String] = []
         var offsets: [Int] = []
         var byLength: [Range<Int>] = []
+        var positions: [Int] = []
         for bucket in buckets {
             let first = names.count
-            for name in bucket {
+            for (name, position) in bucket {
                 offsets.append(spellings.count)
                 spellings += Array(name.utf8)
                 names.append(name)
+                positions.append(position)
             }
             byLength.append(first..<names.count)
         }
@@ -38,6 +43,7 @@ struct VerbatimHeaderNames: Sendable {
         self.names = names
         self.offsets = offsets
         self.byLength = byLength
+        self.positions = positions
     }
 
     /// The lowercase spelling of `name` when it is one of these names, else nil.
@@ -48,12 +54,22 @@ struct VerbatimHeaderNames: Sendable {
 
     /// The lowercase spelling of the name `input` holds when it is one of these names, else nil.
     func lowercased(bytes input: UnsafeRawBufferPointer) -> String? {
+        index(of: input).map { names[$0] }
+    }
+
+    /// The position in the `lowercaseSpellings` these names were made from of the name
+    /// `input` holds, when it is one of these names (no String is made).
+    func position(bytes input: UnsafeRawBufferPointer) -> Int? {
+        index(of: input).map { positions[$0] }
+    }
+
+    private func index(of input: UnsafeRawBufferPointer) -> Int? {
         let length = input.count
         guard length > 0, length < byLength.count else { return nil }
         // The first byte rules out most candidates before a whole comparison.
         let first = ASCII.lower(input[0])
         let candidates = byLength[length]
-        let found = spellings.withUnsafeBytes { spellings -> Int? in
+        return spellings.withUnsafeBytes { spellings -> Int? in
             offsets.withUnsafeBufferPointer { offsets -> Int? in
                 for index in candidates {
                     let start = offsets[index]
@@ -65,6 +81,5 @@ struct VerbatimHeaderNames: Sendable {
                 return nil
             }
         }
-        return found.map { names[$0] }
     }
 }

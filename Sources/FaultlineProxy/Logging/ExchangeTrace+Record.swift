@@ -16,13 +16,7 @@ extension ExchangeTrace {
             record.method = request.method
             record.setTarget(bytes: request.target, policy: policy)
             if record.host == nil, let host = request.headers.first("host") { record.setHostHeader(host) }
-            if policy.options.headers {
-                record.reserveHeaders(request.headers.count, direction: .request, policy: policy)
-                request.headers.forEachField { _, name, value in
-                    record.addHeader(name: name, value: value, direction: .request, policy: policy)
-                    return true
-                }
-            }
+            record.addHeaders(request.headers, direction: .request, policy: policy)
         }
         record.statusCode = status
         record.requestBodySize = requestBodyBytes
@@ -51,13 +45,8 @@ extension ExchangeTrace {
     }
 
     private func addResponseHeaders(to record: inout LogRecord, policy: LogPolicy) {
-        record.reserveHeaders((responseHead?.headers.count ?? 0) + localHeaders.count, direction: .response, policy: policy)
-        if let headers = responseHead?.headers {
-            headers.forEachField { _, name, value in
-                record.addHeader(name: name, value: value, direction: .response, policy: policy)
-                return true
-            }
-        }
+        if let headers = responseHead?.headers { record.addHeaders(headers, direction: .response, policy: policy) }
+        record.reserveHeaders(localHeaders.count, direction: .response, policy: policy)
         for header in localHeaders {
             record.addHeader(name: header.name, value: header.value, direction: .response, policy: policy)
         }

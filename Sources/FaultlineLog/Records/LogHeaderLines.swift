@@ -1,0 +1,95 @@
+import FaultlineHTTP
+
+/// A message's headers as a record keeps them when the redactor logs every one of them as it
+/// is: one array of entries (the name's position in `Redactor.commonHeaderSpellings`, a
+/// four-byte little-endian value length, the value), made into `LogField`s only when something
+/// reads them. The HAR capture keeps every exchange's headers while few are ever read, and two
+/// Strings and an array slot per header cost about 600 instructions each on every exchange;
+/// this costs one copy per message. A reader gets exactly the fields `LogRecord.addHeader`
+/// would have stored, so nothing is kept here that the log could not show.
+@usableFromInline struct LogHeaderLines: Sendable {
+    /// The entries, back to back.
+    private var bytes: [UInt8]
+    /// How many headers `bytes` holds.
+    @usableFromInline private(set) var count: Int
+    /// The UTF-8 length of the names and values together, for size estimates.
+    @usableFromInline private(set) var textBytes: Int
+
+    /// No headers.
+    @usableFromInline init() {
+        bytes = []
+        count = 0
+        textBytes = 0
+    }
+
+    /// The fields of `headers` when every one is logged as it is: a name with a verbatim
+    /// spelling in `policy`'s redactor, an ASCII value of at most the policy's value cap (the
+    /// length the field's String would have). Nil otherwise: the caller then adds them one by
+    /// one. The policy is passed whole: a copy of its `Redactor` retains every rule set.
+    init?(verbatim headers: HTTPHeaders, policy: LogPolicy) {
+        let valueMaxBytes = min(policy.options.headerValueMaxBytes, Int(UInt32.max))
+        var text = 0
+        let made = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: headers.count) { positions -> [UInt8]? in
+            // First every field is checked, its name's position kept, and the size added up.
+            var total = 0
+            var verbatim = true
+            headers.forEachField { index, name, value in
+                guard index < positions.count, value.count <= valueMaxBytes, ASCII.isASCII(value),
+                      let position = policy.redactor.verbatimSpellingPosition(headerName: name), position < 256 else {
+                    verbatim = false
+                    return false
+                }
+                positions[index] = UInt8(truncatingIfNeeded: position)
+                total += 5 + value.count
+                text += name.count + value.count
+                return true
+            }
+            guard verbatim, total > 0 else { return nil }
+            // Then written in temporary memory and copied once: cheaper than the array's own
+            // uninitialized-capacity initializer, and nothing is zero-filled first.
+            return withUnsafeTemporaryAllocation(byteCount: total, alignment: 1) { room -> [UInt8] in
+                guard let base = room.baseAddress else { return [] }
+                var cursor = base
+                headers.forEachField { index, _, value in
+                    cursor.storeBytes(of: positions[index], as: UInt8.self)
+                    cursor.storeBytes(of: UInt32(truncatingIfNeeded: value.count).littleEndian, toByteOffset: 1, as: UInt32.self)
+                    cursor += 5
+                    if let source = value.baseAddress, !value.isEmpty {
+                        cursor.copyMemory(from: source, byteCount: value.count)
+                        cursor += value.count
+                    }
+                    return true
+                }
+                return Array(UnsafeRawBufferPointer(start: base, count: cursor - base))
+            }
+        }
+        guard let made, !made.isEmpty else { return nil }
+        bytes = made
+        count = headers.count
+        textBytes = text
+    }
+
+    /// Whether no header is held.
+    @usableFromInline var isEmpty: Bool { count == 0 }
+
+    /// The headers as fields, in order: what `LogRecord.addHeader` would have stored.
+    @usableFromInline func fields() -> [LogField] {
+        var fields: [LogField] = []
+        fields.reserveCapacity(count)
+        let spellings = Redactor.commonHeaderSpellings
+        bytes.withUnsafeBytes { raw in
+            var at = 0
+            while at + 5 <= raw.count {
+                let position = Int(raw[at])
+                var length = 0
+                for shift in 0..<4 { length |= Int(raw[at + 1 + shift]) << (8 * shift) }
+                at += 5
+                guard position < spellings.count, length <= raw.count - at else { return }
+                let value = String(decoding: UnsafeRawBufferPointer(rebasing: raw[at..<(at + length)]), as: UTF8.self)
+                at += length
+                fields.append(LogField(name: spellings[position], value: value))
+            }
+        }
+        return fields
+    }
+}
