@@ -55,7 +55,7 @@ final class RequestJournal: Sendable {
 
     /// Adds `entry`, numbering it and measuring its start from `origin`; the oldest entry
     /// makes room when the ring is full.
-    func append(_ entry: JournalEntry) {
+    func append(_ entry: consuming JournalEntry) {
         var entry = entry
         entry.startMs = entry.startNs >= origin ? Double(entry.startNs - origin) / 1_000_000 : 0
         ring.withLock { ring in
@@ -68,7 +68,9 @@ final class RequestJournal: Sendable {
             } else {
                 ring.uncount(ring.entries[ring.head])
                 entry.retry = ring.count(entry)
-                ring.entries[ring.head] = entry
+                // Swapped in rather than assigned: the entry is not copied (a retain of each
+                // of its strings), and the oldest one leaves in its place, to be freed.
+                swap(&ring.entries[ring.head], &entry)
                 ring.head = (ring.head + 1) % ring.capacity
                 ring.dropped += 1
             }

@@ -22,7 +22,8 @@ extension ExchangeTrace {
         // The log takes the record last: it is consumed there, not copied.
         if logged { log.write(exchange: record) }
         guard let entry else { return }
-        global.append(entry)
-        session?.journal.append(entry)
+        if let journal = session?.journal { journal.append(entry) }
+        // Moved into the global journal: the session's, when there is one, took a copy.
+        global.append(consume entry)
     }
 }
