@@ -7,17 +7,16 @@ extension Redactor {
     /// goes through `redact(text:)`. Invalid UTF-8 becomes U+FFFD. Fields:
     /// `<direction>.body.<name>`.
     public func redactBody(_ body: [UInt8], contentType: String?, direction: LogDirection) -> Redacted {
-        let field = "\(direction.rawValue).body."
         switch Self.bodyKind(contentType, body) {
         case .json:
-            let result = JSONFieldScanner(redactor: self, field: field).redactDocument(body)
+            let result = JSONFieldScanner(redactor: self, field: direction.bodyFieldPrefix).redactDocument(body)
             return Redacted(text: String(decoding: result.bytes, as: UTF8.self), redactedFields: result.fields)
         case .form:
             var edits = RedactionEdits(body[...])
-            redactPairs(body.indices, form: true, field: field, depth: 0, &edits)
+            redactPairs(body.indices, form: true, field: direction.bodyFieldPrefix, depth: 0, &edits)
             return Redacted(text: String(decoding: edits.changed ? edits.result() : body, as: UTF8.self), redactedFields: edits.fields)
         case .text:
-            return redact(text: String(decoding: body, as: UTF8.self), field: "\(direction.rawValue).body")
+            return redact(text: String(decoding: body, as: UTF8.self), field: direction.bodyField)
         }
     }
 

@@ -5,7 +5,7 @@ extension Redactor {
     public func redactQuery(_ query: String, direction: LogDirection = .request) -> Redacted {
         let bytes = Array(query.utf8)
         var edits = RedactionEdits(bytes[...])
-        redactPairs(bytes.indices, form: false, field: "\(direction.rawValue).query.", depth: 0, &edits)
+        redactPairs(bytes.indices, form: false, field: direction.queryFieldPrefix, depth: 0, &edits)
         return edits.changed ? Redacted(text: String(decoding: edits.result(), as: UTF8.self), redactedFields: edits.fields)
             : Redacted(text: query)
     }
