@@ -34,4 +34,18 @@ struct JSONIntegerTests {
         record.setHostHeader("[::1]:443")
         #expect(record.serverPort == 443)
     }
+
+    /// A Host value's userinfo (which a Host header must not carry) is dropped, not logged;
+    /// the host is lowercased and at most 255 bytes of it are read.
+    @Test func hostUserinfoIsDroppedAndTheHostLowercased() {
+        var record = LogRecord()
+        record.setHostHeader("user:SECRET-PW@Example.COM:8443")
+        #expect(record.host == "example.com")
+        #expect(record.serverPort == 8443)
+        #expect(record.redacted == ["request.host.userinfo"])
+        #expect(!String(decoding: JSONLineEncoder.encode(record), as: UTF8.self).contains("SECRET"))
+        var long = LogRecord()
+        long.setHostHeader(String(repeating: "h", count: 300))
+        #expect(long.host?.utf8.count == 255)
+    }
 }

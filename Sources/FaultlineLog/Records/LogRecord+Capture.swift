@@ -45,12 +45,18 @@ extension LogRecord {
     /// Sets host and port from a Host header value; anything up to an `@` (userinfo, which
     /// a Host header must not carry) is dropped, not logged.
     public mutating func setHostHeader(_ value: String) {
-        var bytes = Array(value.utf8)[...]
-        if let at = bytes.lastIndex(of: UInt8(ascii: "@")) {
-            bytes = bytes[(at + 1)...]
+        var value = value
+        value.withUTF8 { setHostHeader(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `setHostHeader(_:)` for the value as received, in bytes: no String or array is made.
+    public mutating func setHostHeader(bytes value: UnsafeRawBufferPointer) {
+        var start = 0
+        if let at = value.lastIndex(of: UInt8(ascii: "@")) {
+            start = at + 1
             redacted.append("request.host.userinfo")
         }
-        setAuthority(bytes.prefix(255))
+        setAuthority(value[start..<min(value.count, start + 255)])
     }
 
     /// Adds the fields of a message's head of `direction`, as `addHeader` would one by one.
@@ -218,7 +224,7 @@ extension LogRecord {
 
     /// A port as a peer wrote it: 1–5 ASCII digits, 1–65535, or nothing (no sign, no Int
     /// overflow; the decoder refuses other ports, this keeps the log safe on its own).
-    static func port(_ digits: ArraySlice<UInt8>) -> UInt16? {
+    static func port<Digits: Collection<UInt8>>(_ digits: Digits) -> UInt16? {
         guard !digits.isEmpty, digits.count <= 5 else { return nil }
         var value: UInt32 = 0
         for byte in digits {
@@ -228,7 +234,7 @@ extension LogRecord {
         return value >= 1 && value <= UInt32(UInt16.max) ? UInt16(value) : nil
     }
 
-    private mutating func setAuthority(_ authority: ArraySlice<UInt8>) {
+    private mutating func setAuthority<Bytes: BidirectionalCollection<UInt8>>(_ authority: Bytes) where Bytes.Index == Int {
         var hostEnd = authority.endIndex
         if let colon = authority.lastIndex(of: UInt8(ascii: ":")), !authority[colon...].contains(UInt8(ascii: "]")) {
             hostEnd = colon

@@ -15,7 +15,9 @@ extension ExchangeTrace {
         if let request {
             record.method = request.method
             record.setTarget(bytes: request.target, policy: policy)
-            if record.host == nil, let host = request.headers.first("host") { record.setHostHeader(host) }
+            if record.host == nil, let host = request.headers.firstIndex(of: "host") {
+                request.headers.withField(host) { _, value in record.setHostHeader(bytes: value) }
+            }
             record.addHeaders(request.headers, direction: .request, policy: policy)
         }
         record.statusCode = status
