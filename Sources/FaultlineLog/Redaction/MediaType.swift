@@ -2,11 +2,30 @@ import FaultlineHTTP
 
 /// Content-Type helpers for deciding which bodies are logged.
 public enum MediaType {
-    /// The lowercase `type/subtype` of a Content-Type value, without parameters; empty when absent.
-    public static func essence(_ contentType: String?) -> String {
-        guard var text = contentType else { return "" }
-        // Bytes, not Characters: this runs for every captured response.
-        return text.withUTF8 { bytes in RedactionName.lower(bytes[essenceBounds(bytes)]) }
+    /// What a Content-Type value says about a body's syntax, as redaction reads it.
+    enum BodySyntax {
+        /// `application/json` or a `+json` type.
+        case json
+        /// `application/x-www-form-urlencoded`.
+        case form
+        /// Any other type.
+        case other
+        /// No Content-Type, or an empty one.
+        case absent
+    }
+
+    /// The syntax `contentType`'s `type/subtype` names, compared ignoring case on its bytes:
+    /// this runs for every captured body, and a lowercase String of the type with String
+    /// comparisons and `hasSuffix` cost about 700 instructions.
+    static func bodySyntax(_ contentType: String?) -> BodySyntax {
+        guard var text = contentType else { return .absent }
+        return text.withUTF8 { bytes in
+            let bounds = essenceBounds(bytes)
+            guard !bounds.isEmpty else { return .absent }
+            let media = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[bounds])
+            if ASCII.equalsIgnoringCase(media, "application/json") || hasSuffix(media, "+json") { return .json }
+            return ASCII.equalsIgnoringCase(media, "application/x-www-form-urlencoded") ? .form : .other
+        }
     }
 
     /// Where the `type/subtype` of a Content-Type value lies: before any `;`, without

@@ -33,13 +33,13 @@ extension Redactor {
     private enum BodyKind { case json, form, text }
 
     private static func bodyKind(_ contentType: String?, _ body: [UInt8]) -> BodyKind {
-        let media = MediaType.essence(contentType)
-        if media == "application/json" || media.hasSuffix("+json") { return .json }
-        if media == "application/x-www-form-urlencoded" { return .form }
-        if media.isEmpty, let first = body.first(where: { !ByteSearch.isSpace($0) }),
-           first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-            return .json
+        switch MediaType.bodySyntax(contentType) {
+        case .json: return .json
+        case .form: return .form
+        case .other: return .text
+        case .absent:
+            guard let first = body.first(where: { !ByteSearch.isSpace($0) }) else { return .text }
+            return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .text
         }
-        return .text
     }
 }
