@@ -264,13 +264,11 @@ public struct LogRecord: Sendable {
     /// The UTF-8 length of every header name and value plus `fieldOverhead` per header, both
     /// directions, without making the kept lines into fields (the HAR capture's size estimate).
     public func estimatedHeaderBytes(fieldOverhead: Int) -> Int {
-        var total = 0
-        for lines in [storage.fields.requestHeaderLines, storage.fields.responseHeaderLines] {
-            total += lines.textBytes + lines.count * fieldOverhead
-        }
-        for fields in [storage.fields.requestHeaders, storage.fields.responseHeaders] {
-            for field in fields { total += field.name.utf8.count + field.value.utf8.count + fieldOverhead }
-        }
+        let fields = storage.fields
+        var total = (fields.requestHeaderLines.count + fields.responseHeaderLines.count) * fieldOverhead
+            + fields.requestHeaderLines.textBytes + fields.responseHeaderLines.textBytes
+        for field in fields.requestHeaders { total += field.name.utf8.count + field.value.utf8.count + fieldOverhead }
+        for field in fields.responseHeaders { total += field.name.utf8.count + field.value.utf8.count + fieldOverhead }
         return total
     }
 
