@@ -24,7 +24,7 @@ struct UpstreamHTTP2ReloadTests {
         proxy.process.signal(SIGHUP)
         _ = try await proxy.output.waitForLine(containing: "configuration reloaded", after: seen)
         #expect(try await TLSCurl.get(proxy.url("/echo")).status == 200)
-        #expect(second.requests.count == 1, "\(second.output.text)")
+        #expect(try await second.waitForRequests(1).count == 1, "\(second.output.text)")
         // The old connection finished its stream, then said GOAWAY and closed.
         let finished = try await slow
         #expect(finished.status == 200 && finished.body == "sssssssss" + "s", "\(finished)")

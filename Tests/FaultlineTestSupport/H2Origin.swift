@@ -38,6 +38,17 @@ public final class H2Origin: Sendable {
     /// The `conn N stream S request METHOD PATH` lines logged so far.
     public var requests: [String] { output.lines.map(\.text).filter { $0.contains(" request ") } }
 
+    /// The request lines once at least `count` are logged. A client can have its answer
+    /// before the origin's line for that request is read here: a count taken at once may
+    /// miss the last one.
+    @discardableResult
+    public func waitForRequests(_ count: Int, timeout: Duration = .seconds(15)) async throws -> [String] {
+        try await Deadline.poll("\(count) request lines from h2origin.py; output so far:\n\(output.text)", timeout: timeout) {
+            let seen = requests
+            return seen.count >= count ? seen : nil
+        }
+    }
+
     /// Stops the origin.
     public func kill() { child.kill() }
 }

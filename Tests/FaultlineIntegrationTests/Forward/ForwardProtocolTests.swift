@@ -117,7 +117,7 @@ struct ForwardProtocolTests {
         }
         // The origin saw HTTP/2 from the proxy.
         #expect(origin.output.text.contains("open h2"), "\(origin.output.text)")
-        #expect(origin.requests.count == 2, "\(origin.output.text)")
+        #expect(try await origin.waitForRequests(2).count == 2, "\(origin.output.text)")
     }
 
     /// Without that upstream, the proxy speaks HTTP/1.1 to the host (docs/forward-proxy.md,
