@@ -72,6 +72,20 @@ import FaultlineHTTP
     /// Whether no header is held.
     @usableFromInline var isEmpty: Bool { count == 0 }
 
+    /// These headers as fields, or `held` when there are none (a direction holds one form
+    /// or the other).
+    @usableFromInline func fields(else held: [LogField]) -> [LogField] {
+        isEmpty ? held : fields()
+    }
+
+    /// Makes these headers the fields of `fields` (which are empty while lines are held) and
+    /// holds none: before anything changes a direction's headers.
+    @usableFromInline mutating func move(into fields: inout [LogField]) {
+        guard !isEmpty else { return }
+        fields = self.fields()
+        self = LogHeaderLines()
+    }
+
     /// The headers as fields, in order: what `LogRecord.addHeader` would have stored.
     @usableFromInline func fields() -> [LogField] {
         var fields: [LogField] = []

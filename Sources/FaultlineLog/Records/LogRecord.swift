@@ -60,6 +60,17 @@ public struct LogRecord: Sendable {
         @usableFromInline var requestBody: String?
         @usableFromInline var responseBody: String?
         @usableFromInline var redacted: [String] = []
+
+        /// Makes the header lines of `direction` its fields, before anything changes them. One
+        /// access to `fields` for both: two `inout` accesses through the storage class at once
+        /// are an exclusivity violation.
+        @usableFromInline mutating func moveHeaderLines(_ direction: LogDirection) {
+            if direction == .request {
+                requestHeaderLines.move(into: &requestHeaders)
+            } else {
+                responseHeaderLines.move(into: &responseHeaders)
+            }
+        }
     }
 
     /// Gives this record storage of its own before a change.
@@ -225,31 +236,19 @@ public struct LogRecord: Sendable {
     }
     /// Logged request headers, redacted (`http.request.header.<name>`).
     @inlinable public internal(set) var requestHeaders: [LogField] {
-        get {
-            let lines = storage.fields.requestHeaderLines
-            return lines.isEmpty ? storage.fields.requestHeaders : lines.fields()
-        }
+        get { storage.fields.requestHeaderLines.fields(else: storage.fields.requestHeaders) }
         _modify {
             makeUnique()
-            if !storage.fields.requestHeaderLines.isEmpty {
-                storage.fields.requestHeaders = storage.fields.requestHeaderLines.fields()
-                storage.fields.requestHeaderLines = LogHeaderLines()
-            }
+            storage.fields.moveHeaderLines(.request)
             yield &storage.fields.requestHeaders
         }
     }
     /// Logged response headers, redacted (`http.response.header.<name>`).
     @inlinable public internal(set) var responseHeaders: [LogField] {
-        get {
-            let lines = storage.fields.responseHeaderLines
-            return lines.isEmpty ? storage.fields.responseHeaders : lines.fields()
-        }
+        get { storage.fields.responseHeaderLines.fields(else: storage.fields.responseHeaders) }
         _modify {
             makeUnique()
-            if !storage.fields.responseHeaderLines.isEmpty {
-                storage.fields.responseHeaders = storage.fields.responseHeaderLines.fields()
-                storage.fields.responseHeaderLines = LogHeaderLines()
-            }
+            storage.fields.moveHeaderLines(.response)
             yield &storage.fields.responseHeaders
         }
     }
