@@ -12,4 +12,6 @@ public enum LogDirection: String, Sendable {
     var bodyFieldPrefix: String { self == .request ? "request.body." : "response.body." }
     /// `<direction>.query.`, the prefix of a redacted query parameter's field name.
     var queryFieldPrefix: String { self == .request ? "request.query." : "response.query." }
+    /// `<direction>.cookie.`, the prefix of a redacted cookie's field name.
+    var cookieFieldPrefix: String { self == .request ? "request.cookie." : "response.cookie." }
 }

@@ -254,7 +254,7 @@ public struct LogRecord: Sendable {
     }
 
     /// How many headers of `direction` the record holds, without making them into fields.
-    public func headerCount(_ direction: LogDirection) -> Int {
+    func headerCount(_ direction: LogDirection) -> Int {
         direction == .request
             ? storage.fields.requestHeaders.count + storage.fields.requestHeaderLines.count
             : storage.fields.responseHeaders.count + storage.fields.responseHeaderLines.count
@@ -262,7 +262,7 @@ public struct LogRecord: Sendable {
 
     /// The UTF-8 length of every header name and value plus `fieldOverhead` per header, both
     /// directions, without making the kept lines into fields (the HAR capture's size estimate).
-    public func estimatedHeaderBytes(fieldOverhead: Int) -> Int {
+    func estimatedHeaderBytes(fieldOverhead: Int) -> Int {
         let fields = storage.fields
         var total = (fields.requestHeaderLines.count + fields.responseHeaderLines.count) * fieldOverhead
             + fields.requestHeaderLines.textBytes + fields.responseHeaderLines.textBytes

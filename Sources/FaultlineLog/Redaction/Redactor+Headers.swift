@@ -30,9 +30,9 @@ extension Redactor {
         var field: String { "\(direction.rawValue).header.\(RedactionName.lower(name.utf8))" }
         switch normalized {
         case "cookie" where headerNames.contains(normalized):
-            return redactCookie(value, field: "\(direction.rawValue).cookie.")
+            return redactCookie(value, field: direction.cookieFieldPrefix)
         case "setcookie" where headerNames.contains(normalized):
-            return redactSetCookie(value, field: "\(direction.rawValue).cookie.")
+            return redactSetCookie(value, field: direction.cookieFieldPrefix)
         default:
             break
         }
