@@ -22,9 +22,18 @@ public enum Sockets {
         case failed(IOError)
     }
 
+    /// Seconds a deferred-accept listener keeps a silent connection from `accept` (Linux turns
+    /// it into one SYN-ACK retransmission, about a second): a client that has sent nothing by
+    /// then is accepted when it answers the retransmission, and served as any other.
+    static let deferAcceptSeconds: Int32 = 1
+
     /// A listening TCP socket bound to `address`, non-blocking, with SO_REUSEPORT so that each
-    /// event loop can own one.
-    public static func listen(on address: SocketAddress, reusePort: Bool, backlog: Int32 = 1024) throws(IOError) -> Int32 {
+    /// event loop can own one. With `deferAccept`, a connection reaches `accept` with its first
+    /// bytes (TCP_DEFER_ACCEPT, nginx's `deferred`, HAProxy's `defer-accept`): the loop is woken
+    /// once per connection instead of once for the handshake and again for the request, and the
+    /// client's bare ACK of the handshake costs neither kernel a connection state change.
+    public static func listen(on address: SocketAddress, reusePort: Bool, deferAccept: Bool = false,
+                              backlog: Int32 = 1024) throws(IOError) -> Int32 {
         let fd = cl_socket_nonblocking(address.isIPv6 ? AF_INET6 : AF_INET, streamType)
         guard fd >= 0 else { throw IOError.last("socket") }
         _ = cl_set_int_option(fd, SOL_SOCKET, SO_REUSEADDR, 1)
@@ -47,6 +56,7 @@ public enum Sockets {
         // response rather than by a bare ACK of its own, a packet fewer per new connection
         // for both kernels to handle. After listen(), which resets the acknowledgement state.
         _ = cl_set_int_option(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, 0)
+        if deferAccept { _ = cl_set_int_option(fd, Int32(IPPROTO_TCP), TCP_DEFER_ACCEPT, deferAcceptSeconds) }
         return fd
     }
 
@@ -54,12 +64,14 @@ public enum Sockets {
     /// SO_REUSEPORT; returns them with the address actually bound (the real port for port 0).
     ///
     /// A fixed port is first bound once without SO_REUSEPORT: otherwise a second process of the
-    /// same user could silently share the port and take half the connections.
-    public static func listenGroup(on address: SocketAddress, count: Int) throws(IOError) -> (fds: [Int32], bound: SocketAddress) {
+    /// same user could silently share the port and take half the connections. `deferAccept` as
+    /// for `listen(on:reusePort:deferAccept:backlog:)`.
+    public static func listenGroup(on address: SocketAddress, count: Int,
+                                   deferAccept: Bool = false) throws(IOError) -> (fds: [Int32], bound: SocketAddress) {
         if address.port != 0 {
             close(try listen(on: address, reusePort: false))
         }
-        let first = try listen(on: address, reusePort: true)
+        let first = try listen(on: address, reusePort: true, deferAccept: deferAccept)
         guard let bound = localAddress(of: first) else {
             let error = IOError.last("getsockname")
             close(first)
@@ -68,7 +80,7 @@ public enum Sockets {
         var fds = [first]
         for _ in 1..<max(1, count) {
             do {
-                fds.append(try listen(on: bound, reusePort: true))
+                fds.append(try listen(on: bound, reusePort: true, deferAccept: deferAccept))
             } catch {
                 fds.forEach(close)
                 throw error

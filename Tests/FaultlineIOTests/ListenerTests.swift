@@ -56,10 +56,26 @@ struct ListenerTests {
         #expect(Self.quickAck(accepted.fd) == 0, "the accepted socket")
     }
 
+    /// A deferred-accept listener has TCP_DEFER_ACCEPT set (Linux reads it back in seconds);
+    /// the default listener, which the admin API and the demo origin use, does not.
+    @Test func deferredAcceptIsSetOnlyWhenAsked() throws {
+        let address = try #require(SocketAddress(ip: "127.0.0.1", port: 0))
+        let deferred = try Sockets.listen(on: address, reusePort: false, deferAccept: true)
+        defer { close(deferred) }
+        let plain = try Sockets.listen(on: address, reusePort: false)
+        defer { close(plain) }
+        #expect(Self.option(deferred, TCP_DEFER_ACCEPT) > 0)
+        #expect(Self.option(plain, TCP_DEFER_ACCEPT) == 0)
+    }
+
     private static func quickAck(_ fd: Int32) -> Int32 {
+        option(fd, TCP_QUICKACK)
+    }
+
+    private static func option(_ fd: Int32, _ name: Int32) -> Int32 {
         var value: Int32 = -1
         var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &value, &length) == 0 else { return -1 }
+        guard getsockopt(fd, Int32(IPPROTO_TCP), name, &value, &length) == 0 else { return -1 }
         return value
     }
 }

@@ -42,6 +42,16 @@ public final class RawClient: @unchecked Sendable {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
+    /// The local port of the connection (its source port), 0 if it cannot be read.
+    public var localPort: Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let read = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return read == 0 ? Int(UInt16(bigEndian: address.sin_port)) : 0
+    }
+
     /// 127.0.0.1:`port` as a C address.
     public static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()

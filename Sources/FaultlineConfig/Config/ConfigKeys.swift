@@ -5,7 +5,7 @@ enum ConfigKeys {
         "workers", "listeners", "admin", "demo_origin", "upstreams", "routes",
         "timeouts_ms", "limits", "seed", "fault_headers", "log", "har", "http2", "sessions", "journal", "scenarios", "$schema",
     ]
-    static let listener = ["address", "tls", "h2c", "mode", "forward"]
+    static let listener = ["address", "tls", "h2c", "mode", "forward", "defer_accept"]
     static let forward = [
         "ca", "intercept", "pass_through", "clients", "credentials", "pass_through_after_refusals",
         "max_tunnels", "upstream_ca",

@@ -65,6 +65,7 @@ extension ConfigLoader {
             let tlsObject = object.object("tls", known: ConfigKeys.listenerTLS, &diagnostics)
             let tls = tlsObject.flatMap { readListenerTLS($0, context, &diagnostics) }
             let h2c = object.bool("h2c", default: false, &diagnostics)
+            let deferAccept = object.bool("defer_accept", default: true, &diagnostics)
             let isForward = readListenerMode(object, &diagnostics)
             if !isForward && object["forward"] != nil {
                 diagnostics.add(object.path("forward"), "applies to forward-proxy listeners only; add \"mode\": \"forward\"")
@@ -81,7 +82,7 @@ extension ConfigLoader {
                 continue
             }
             if let address, tlsObject == nil || tls != nil {
-                listeners.append(ListenerConfig(address: address, tls: tls, h2c: h2c, forward: forward))
+                listeners.append(ListenerConfig(address: address, tls: tls, h2c: h2c, forward: forward, deferAccept: deferAccept))
             }
         }
         return listeners

@@ -10,15 +10,21 @@ public struct ListenerConfig: Sendable, Equatable {
     public let h2c: Bool
     /// Forward-proxy settings (`"mode": "forward"`); nil for a reverse-proxy listener.
     public let forward: ForwardProxyConfig?
+    /// Whether a connection is accepted only once its first bytes arrive (TCP_DEFER_ACCEPT):
+    /// one wake-up per new connection instead of two. HTTP clients speak first, so only a
+    /// client that stays silent notices: it is accepted about a second later.
+    public let deferAccept: Bool
 
     /// Creates a listener bound to `address`, plain HTTP unless `tls` is given, a forward
-    /// proxy when `forward` is given.
+    /// proxy when `forward` is given, accepting connections with their first bytes unless
+    /// `deferAccept` is false.
     public init(address: SocketAddressSpec, tls: ListenerTLSConfig? = nil, h2c: Bool = false,
-                forward: ForwardProxyConfig? = nil) {
+                forward: ForwardProxyConfig? = nil, deferAccept: Bool = true) {
         self.address = address
         self.tls = tls
         self.h2c = h2c
         self.forward = forward
+        self.deferAccept = deferAccept
     }
 
     /// Whether clients speak TLS to this listener.

@@ -10,7 +10,7 @@ extension ProxyConfig {
                 listeners = [ListenerConfig(address: address)]
             } else {
                 listeners[0] = ListenerConfig(address: address, tls: listeners[0].tls, h2c: listeners[0].h2c,
-                                              forward: listeners[0].forward)
+                                              forward: listeners[0].forward, deferAccept: listeners[0].deferAccept)
             }
         }
         return ProxyConfig(workers: workers ?? self.workers, listeners: listeners, admin: adminOverride ?? admin,

@@ -30,7 +30,8 @@ public final class ProxyServer: Sendable {
         do {
             for (listenerIndex, listener) in config.listeners.enumerated() {
                 let requested = try SocketAddress.resolve(host: listener.address.host, port: listener.address.port)
-                let (fds, actual) = try Sockets.listenGroup(on: requested, count: group.loops.count)
+                let (fds, actual) = try Sockets.listenGroup(on: requested, count: group.loops.count,
+                                                            deferAccept: listener.deferAccept)
                 for (index, fd) in fds.enumerated() { perLoop[index].append((fd, listenerIndex)) }
                 bound.append(actual)
             }

@@ -22,6 +22,8 @@ struct ProxyConfig {
     var clientIdleMs = 60_000
     var drainMs = 5000
     var limits: [String: Any] = [:]
+    /// The listener's `defer_accept`; nil leaves the default.
+    var deferAccept: Bool? = nil
 
     /// One upstream `o` at `port` and a catch-all route to it.
     static func single(port: Int, responseMs: Int = 5000) -> ProxyConfig {
@@ -32,9 +34,11 @@ struct ProxyConfig {
     }
 
     var json: String {
+        var listener: [String: Any] = ["address": "127.0.0.1:0"]
+        if let deferAccept { listener["defer_accept"] = deferAccept }
         var root: [String: Any] = [
             "workers": workers,
-            "listeners": [["address": "127.0.0.1:0"]],
+            "listeners": [listener],
             "upstreams": upstreams.mapValues { upstream in
                 var timeouts: [String: Any] = ["connect": upstream.connectMs, "response": upstream.responseMs]
                 if let tunnelIdle = upstream.tunnelIdleMs { timeouts["tunnel_idle"] = tunnelIdle }
