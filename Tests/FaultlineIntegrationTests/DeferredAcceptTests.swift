@@ -14,24 +14,13 @@ struct DeferredAcceptTests {
     private static let beforeRetransmission = Duration.milliseconds(800)
 
     @Test func aSilentClientStaysHalfOpenUntilItSpeaksThenIsServed() async throws {
-        let stack = try await ProxyStack.demo()
+        let stack = try await Self.stack()
         defer { stack.stop() }
-        let port = stack.port
-        let status = try await Blocking.run { () throws -> Int? in
-            let client = try Self.silentClient(port: port, expecting: Self.synReceived)
-            defer { client.close() }
-            try client.send("GET /bytes/16 HTTP/1.1\r\nHost: a\r\n\r\n")
-            return client.readResponses(1).responses.first?.status
-        }
-        #expect(status == 200)
+        #expect(try await Self.statusAfterSilence(port: stack.port, proxyEnd: Self.synReceived) == 200)
     }
 
     @Test func aClientThatNeverSpeaksIsAcceptedAfterTheDeferralAndTimedOut() async throws {
-        let stack = try await ProxyStack.demo { port in
-            var config = ProxyConfig.single(port: port)
-            config.clientHeaderMs = 500
-            return config
-        }
+        let stack = try await Self.stack(clientHeaderMs: 500)
         defer { stack.stop() }
         let port = stack.port
         let closed = try await Blocking.run { () throws -> Bool in
@@ -44,20 +33,9 @@ struct DeferredAcceptTests {
     }
 
     @Test func withDeferAcceptOffASilentClientIsEstablishedAtTheHandshake() async throws {
-        let stack = try await ProxyStack.demo { port in
-            var config = ProxyConfig.single(port: port)
-            config.deferAccept = false
-            return config
-        }
+        let stack = try await Self.stack(deferAccept: false)
         defer { stack.stop() }
-        let port = stack.port
-        let status = try await Blocking.run { () throws -> Int? in
-            let client = try Self.silentClient(port: port, expecting: Self.established)
-            defer { client.close() }
-            try client.send("GET /bytes/16 HTTP/1.1\r\nHost: a\r\n\r\n")
-            return client.readResponses(1).responses.first?.status
-        }
-        #expect(status == 200)
+        #expect(try await Self.statusAfterSilence(port: stack.port, proxyEnd: Self.established) == 200)
     }
 
     @Test func deferAcceptMustBeABoolean() async throws {
@@ -73,6 +51,26 @@ struct DeferredAcceptTests {
 
     private static let synReceived = "03"
     private static let established = "01"
+
+    /// The demo origin behind a proxy whose listener has `deferAccept` (nil: the default).
+    private static func stack(deferAccept: Bool? = nil, clientHeaderMs: Int = 2000) async throws -> ProxyStack {
+        try await ProxyStack.demo { port in
+            var config = ProxyConfig.single(port: port)
+            config.deferAccept = deferAccept
+            config.clientHeaderMs = clientHeaderMs
+            return config
+        }
+    }
+
+    /// Connects, stays silent until the proxy's end is `proxyEnd`, then asks for 16 bytes: the status.
+    private static func statusAfterSilence(port: Int, proxyEnd: String) async throws -> Int? {
+        try await Blocking.run { () throws -> Int? in
+            let client = try silentClient(port: port, expecting: proxyEnd)
+            defer { client.close() }
+            try client.send("GET /bytes/16 HTTP/1.1\r\nHost: a\r\n\r\n")
+            return client.readResponses(1).responses.first?.status
+        }
+    }
 
     /// Connects without sending and reads the state of the proxy's end of the connection until
     /// it is `expected`, before the first SYN-ACK retransmission could have changed it. A read
