@@ -30,8 +30,8 @@ public enum Sockets {
     /// A listening TCP socket bound to `address`, non-blocking, with SO_REUSEPORT so that each
     /// event loop can own one. With `deferAccept`, a connection reaches `accept` with its first
     /// bytes (TCP_DEFER_ACCEPT, nginx's `deferred`, HAProxy's `defer-accept`): the loop is woken
-    /// once per connection instead of once for the handshake and again for the request, and the
-    /// client's bare ACK of the handshake costs neither kernel a connection state change.
+    /// once per connection, the request already readable, instead of once for the handshake and
+    /// again for the request; on loopback the client's core pays for each of those wake-ups.
     public static func listen(on address: SocketAddress, reusePort: Bool, deferAccept: Bool = false,
                               backlog: Int32 = 1024) throws(IOError) -> Int32 {
         let fd = cl_socket_nonblocking(address.isIPv6 ? AF_INET6 : AF_INET, streamType)
