@@ -77,17 +77,17 @@ struct DeferredAcceptTests {
     /// that came later than that (a stalled machine) proves nothing either way: the probe is
     /// made again on a new connection, at most three times.
     private static func silentClient(port: Int, expecting expected: String) throws -> RawClient {
+        let clock = ContinuousClock()
         var seen: [String] = []
         for _ in 0..<3 {
-            let clock = ContinuousClock()
             let start = clock.now
             let client = try RawClient(port: port)
-            var state = serverState(proxyPort: port, clientPort: client.localPort)
-            while state != expected && clock.now - start < beforeRetransmission {
-                usleep(10_000)
+            var state: String?
+            while clock.now - start < beforeRetransmission {
                 state = serverState(proxyPort: port, clientPort: client.localPort)
+                if state == expected { return client }
+                usleep(10_000)
             }
-            if state == expected && clock.now - start < beforeRetransmission { return client }
             seen.append(state ?? "absent")
             client.close()
         }
