@@ -7,12 +7,18 @@
 /// load: 0.4 more system calls per request, 4.54-4.57 → 4.95-4.98). Whether another thread
 /// ran shows in how long the yield took: alone, under a microsecond; when another thread ran,
 /// that thread's time slice (the measurements are in docs/bench.md, "Yielding before
-/// sleeping"). A yield the hypervisor stretched reads as one that paid: harmless, the loop
-/// just yields a little longer.
+/// sleeping").
 ///
-/// So after `unpaidLimit` yields in a row returned at once, the loop sleeps without yielding
-/// for `restSleeps` sleeps, then tries again; a yield that let another thread run starts the
-/// count over. A pure state machine: the loop reads the clock and makes the calls.
+/// A thread that ran and produced nothing for the loop makes the yield worse than useless:
+/// a busy process sharing the core (a build, a test suite) keeps it for a whole time slice,
+/// milliseconds, while the loop's events wait. Had the loop slept instead, their arrival
+/// would have woken it ahead of that process. So the loop looks for events right after a
+/// yield that let another thread run, and one such yield that brought none stops the yields
+/// at once. After `unpaidLimit` yields in a row that returned at once, the loop stops too.
+/// Stopped, it sleeps without yielding for `restSleeps` sleeps, then tries again; a yield
+/// that brought events starts the count over. A yield the hypervisor stretched reads as one
+/// that let another thread run: the events check then decides. A pure state machine: the
+/// loop reads the clock, makes the calls and reports what each yield turned out to be.
 struct YieldBeforeSleep {
     /// A yield that took at least this long let another thread run (alone it takes 0.5-1 µs).
     static let ranOtherThreadNanoseconds: UInt64 = 2_000
@@ -20,6 +26,16 @@ struct YieldBeforeSleep {
     static let unpaidLimit = 16
     /// Sleeps without a yield before the loop tries again.
     static let restSleeps = 1_024
+
+    /// What a yield turned out to be.
+    enum Outcome: Equatable {
+        /// It returned at once: no other thread was runnable on the core.
+        case returnedAtOnce
+        /// Another thread ran, and events for the loop were ready when it came back.
+        case broughtEvents
+        /// Another thread ran, and nothing for the loop came of it: time lost to the loop.
+        case ranUnrelatedWork
+    }
 
     /// What the loop does about yielding at the next sleep.
     enum Phase: Equatable {
@@ -42,15 +58,22 @@ struct YieldBeforeSleep {
         }
     }
 
-    /// Records how long a yield took (monotonic nanoseconds).
-    mutating func yielded(for duration: UInt64) {
+    /// Whether a yield that took `duration` nanoseconds let another thread run, so that the
+    /// loop should look for events before it reports the outcome.
+    static func letAnotherThreadRun(_ duration: UInt64) -> Bool {
+        duration >= ranOtherThreadNanoseconds
+    }
+
+    /// Records what a yield turned out to be.
+    mutating func yielded(_ outcome: Outcome) {
         guard case .yielding(let unpaid) = phase else { return }
-        if duration >= Self.ranOtherThreadNanoseconds {
+        switch outcome {
+        case .broughtEvents:
             phase = .yielding(unpaid: 0)
-        } else if unpaid + 1 >= Self.unpaidLimit {
+        case .ranUnrelatedWork:
             phase = .resting(left: Self.restSleeps)
-        } else {
-            phase = .yielding(unpaid: unpaid + 1)
+        case .returnedAtOnce:
+            phase = unpaid + 1 >= Self.unpaidLimit ? .resting(left: Self.restSleeps) : .yielding(unpaid: unpaid + 1)
         }
     }
 }

@@ -3,43 +3,66 @@ import Testing
 
 @Suite("Yield before sleep")
 struct YieldBeforeSleepTests {
-    private static let atOnce: UInt64 = 600
-    private static let otherThreadRan: UInt64 = 40_000
-
     @Test func aLoopAloneOnItsCoreStopsYieldingThenTriesAgain() {
         var policy = YieldBeforeSleep()
         for _ in 0..<YieldBeforeSleep.unpaidLimit {
             let yields = policy.shouldYield()
             #expect(yields)
-            policy.yielded(for: Self.atOnce)
+            policy.yielded(.returnedAtOnce)
         }
         #expect(policy.phase == .resting(left: YieldBeforeSleep.restSleeps))
-        var sleepsWithoutYield = 0
-        while !policy.shouldYield() { sleepsWithoutYield += 1 }
-        #expect(sleepsWithoutYield == YieldBeforeSleep.restSleeps)
+        #expect(Self.sleepsWithoutYield(&policy) == YieldBeforeSleep.restSleeps)
         #expect(policy.phase == .yielding(unpaid: 0))
     }
 
-    @Test func aYieldThatLetAnotherThreadRunKeepsTheLoopYielding() {
+    @Test func aYieldThatBroughtEventsKeepsTheLoopYielding() {
         var policy = YieldBeforeSleep()
         for round in 0..<100 {
             for _ in 0..<(YieldBeforeSleep.unpaidLimit - 1) {
                 let yields = policy.shouldYield()
                 #expect(yields, "round \(round)")
-                policy.yielded(for: Self.atOnce)
+                policy.yielded(.returnedAtOnce)
             }
             let yields = policy.shouldYield()
             #expect(yields, "round \(round)")
-            policy.yielded(for: Self.otherThreadRan)
+            policy.yielded(.broughtEvents)
             #expect(policy.phase == .yielding(unpaid: 0))
         }
     }
 
-    @Test func theThresholdSeparatesALoneYieldFromAnotherThreadsSlice() {
+    /// A busy process sharing the core took the yield's time slice and brought nothing: the
+    /// loop sleeps (and is woken by its events) for a while instead of yielding again.
+    @Test func aYieldThatRanUnrelatedWorkStopsTheYieldsAtOnce() {
         var policy = YieldBeforeSleep()
-        policy.yielded(for: YieldBeforeSleep.ranOtherThreadNanoseconds - 1)
-        #expect(policy.phase == .yielding(unpaid: 1))
-        policy.yielded(for: YieldBeforeSleep.ranOtherThreadNanoseconds)
+        policy.yielded(.broughtEvents)
+        policy.yielded(.returnedAtOnce)
+        let yields = policy.shouldYield()
+        #expect(yields)
+        policy.yielded(.ranUnrelatedWork)
+        #expect(policy.phase == .resting(left: YieldBeforeSleep.restSleeps))
+        #expect(Self.sleepsWithoutYield(&policy) == YieldBeforeSleep.restSleeps)
         #expect(policy.phase == .yielding(unpaid: 0))
+    }
+
+    @Test func aResultReportedWhileRestingChangesNothing() {
+        var policy = YieldBeforeSleep()
+        policy.yielded(.ranUnrelatedWork)
+        _ = policy.shouldYield()
+        policy.yielded(.broughtEvents)
+        #expect(policy.phase == .resting(left: YieldBeforeSleep.restSleeps - 1))
+    }
+
+    @Test func theThresholdSeparatesALoneYieldFromAnotherThreadsSlice() {
+        #expect(!YieldBeforeSleep.letAnotherThreadRun(YieldBeforeSleep.ranOtherThreadNanoseconds - 1))
+        #expect(YieldBeforeSleep.letAnotherThreadRun(YieldBeforeSleep.ranOtherThreadNanoseconds))
+        #expect(!YieldBeforeSleep.letAnotherThreadRun(600))
+        #expect(YieldBeforeSleep.letAnotherThreadRun(40_000))
+    }
+
+    /// Sleeps until the policy yields again; how many went without a yield.
+    private static func sleepsWithoutYield(_ policy: inout YieldBeforeSleep) -> Int {
+        var sleeps = 0
+        while !policy.shouldYield() { sleeps += 1 }
+        return sleeps
     }
 }
