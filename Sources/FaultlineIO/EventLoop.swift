@@ -227,10 +227,8 @@ public final class EventLoop: @unchecked Sendable {
     /// often produces the events this loop waits for, which it then collects without going to
     /// sleep and being woken. A sleep and a wake-up cost both sides more than the two system
     /// calls this adds when nothing comes. With the core to itself the yield returns at once
-    /// and buys nothing; when the thread that ran brought no events, the yield cost the loop
-    /// that thread's time slice: either way `YieldBeforeSleep` then has the loop sleep without
-    /// it for a while. Looking for events after a yield that let another thread run is one
-    /// system call more when none came, and the loop stops yielding then anyway.
+    /// and buys nothing; beside a busy process it stalls the loop for that process's time
+    /// slice: either way `YieldBeforeSleep` then has the loop sleep without it for a while.
     /// A timer already due is work: the loop then takes its turn without yielding, so the
     /// timer does not wait behind another thread's time slice.
     private func waitForEvents(_ events: UnsafeMutablePointer<epoll_event>, capacity: Int) -> Int32 {
@@ -242,12 +240,10 @@ public final class EventLoop: @unchecked Sendable {
         let yieldStart = cl_monotonic_ns()
         sched_yield()
         let yieldEnd = cl_monotonic_ns()
-        guard YieldBeforeSleep.letAnotherThreadRun(yieldEnd >= yieldStart ? yieldEnd - yieldStart : 0) else {
-            yieldBeforeSleep.yielded(.returnedAtOnce)
-            return epoll_wait(epollFD, events, Int32(capacity), waitTimeout())
-        }
-        let arrived = epoll_wait(epollFD, events, Int32(capacity), 0)
-        yieldBeforeSleep.yielded(arrived > 0 ? .broughtEvents : .ranUnrelatedWork)
+        let duration = yieldEnd >= yieldStart ? yieldEnd - yieldStart : 0
+        // Only a long yield's outcome depends on what is ready: one system call after it.
+        let arrived = YieldBeforeSleep.mayHaveStalled(duration) ? epoll_wait(epollFD, events, Int32(capacity), 0) : 0
+        yieldBeforeSleep.yielded(YieldBeforeSleep.outcome(duration: duration, eventsReady: Int(max(arrived, 0))))
         return arrived > 0 ? arrived : epoll_wait(epollFD, events, Int32(capacity), waitTimeout())
     }
 

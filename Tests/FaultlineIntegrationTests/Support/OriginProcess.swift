@@ -31,10 +31,12 @@ final class OriginProcess: Sendable {
         Int(line.split(separator: ":").last ?? "")
     }
 
-    /// `faultline demo-origin --listen 127.0.0.1:0`.
-    static func demo() async throws -> OriginProcess {
-        try await start(TestPaths.faultline, ["demo-origin", "--listen", "127.0.0.1:0", "--workers", "1"],
-                        directory: nil, ready: "demo origin listening on ", port: lastPort)
+    /// `faultline demo-origin --listen 127.0.0.1:0`; `launcher` is a command that runs it
+    /// (`taskset -c N` to pin it to a core).
+    static func demo(launcher: [String] = []) async throws -> OriginProcess {
+        let command = launcher + [TestPaths.faultline, "demo-origin", "--listen", "127.0.0.1:0", "--workers", "1"]
+        return try await start(command[0], Array(command.dropFirst()),
+                               directory: nil, ready: "demo origin listening on ", port: lastPort)
     }
 
     /// `python3 -m http.server --bind 127.0.0.1 0`, serving `files` (name → contents).
