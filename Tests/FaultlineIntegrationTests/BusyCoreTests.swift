@@ -8,7 +8,8 @@ import FaultlineTestSupport
 /// event waits (one connection: about 330 requests a second against 2,500-3,100 without the
 /// stalls). Seen from outside in the count of the proxy's involuntary context switches: each
 /// such yield is one. The busy process and the proxy share one core; curl and the origin run
-/// on another, so that nothing the proxy waits for runs on its core.
+/// on another, so that nothing the proxy waits for runs on its core. `scripts/test.sh` runs it
+/// by itself: another test's process on that core would add switches of its own.
 @Suite(.timeLimit(.minutes(1)))
 struct BusyCoreTests {
     private static let requests = 200
