@@ -60,27 +60,23 @@ struct BusyCoreTests {
 
     /// The CPUs this process may run on, from `Cpus_allowed_list` (ranges such as `0-1` or `0,2-3`).
     private static func allowedCPUs() throws -> [Int] {
-        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }) else {
+        guard let list = ProcessStatus.value("Cpus_allowed_list", inFile: "/proc/self/status") else {
             throw TestFailure("no Cpus_allowed_list in /proc/self/status")
         }
-        return try line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
-            .split(separator: ",").flatMap { range -> ClosedRange<Int> in
-                let ends = range.split(separator: "-").compactMap { Int($0) }
-                guard let low = ends.first, let high = ends.last, low <= high else {
-                    throw TestFailure("unreadable Cpus_allowed_list: \(line)")
-                }
-                return low...high
+        return try list.split(separator: ",").flatMap { range -> ClosedRange<Int> in
+            let ends = range.split(separator: "-").compactMap { Int($0) }
+            guard let low = ends.first, let high = ends.last, low <= high else {
+                throw TestFailure("unreadable Cpus_allowed_list: \(list)")
             }
+            return low...high
+        }
     }
 
     /// The involuntary context switches of every thread of `pid` so far.
     private static func involuntarySwitches(_ pid: Int32) throws -> Int {
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
         return try tasks.reduce(0) { total, task in
-            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("nonvoluntary_ctxt_switches:") }),
-                  let count = Int(line.dropFirst("nonvoluntary_ctxt_switches:".count).trimmingCharacters(in: .whitespaces)) else {
+            guard let count = ProcessStatus.number("nonvoluntary_ctxt_switches", inFile: "/proc/\(pid)/task/\(task)/status") else {
                 throw TestFailure("no nonvoluntary_ctxt_switches for task \(task) of \(pid)")
             }
             return total + count
