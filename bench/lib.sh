@@ -108,13 +108,15 @@ cpu_ticks() {
 }
 HZ=$(getconf CLK_TCK)
 
-# machine_ticks: two figures from /proc/stat, in clock ticks summed over every core: the time
-# spent on anything but idling (user, nice, system, irq, softirq), and all the time counted
-# (those, idle, iowait and what the hypervisor stole). Over a measurement, busy ÷ all × cores
-# is how much of the machine the proxy, the client and the origin used together, over exactly
-# the same window: what a second worker could still have used (bench/scaling.sh).
+# machine_ticks: three figures from /proc/stat, in clock ticks summed over every core: the time
+# spent on anything but idling (user, nice, system, irq, softirq), all the time counted (those,
+# idle, iowait and what the hypervisor stole), and the stolen time alone. Over a measurement,
+# busy ÷ all × cores is how much of the machine the proxy, the client and the origin used
+# together, over exactly the same window: what a second worker could still have used
+# (bench/scaling.sh). Stolen ÷ all is the share of the machine another guest of the host took
+# while they ran (run.sh measures again a measurement that lost more than BENCH_MAX_STEAL).
 machine_ticks() {
-  awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit}' /proc/stat
+  awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $9; exit}' /proc/stat
 }
 
 # loopback_packets: packets the loopback interface has carried (every one is sent and received
@@ -148,25 +150,25 @@ counters_stop() {
   COUNTERS_STOP=$(counters_read "$1" "$2")
 }
 
-# counters_read PROXY-PID ORIGIN-PID: in clock ticks, the proxy's CPU, the machine's busy and
-# all time (machine_ticks) and the origin's CPU; then the loopback packets and TCP connections
-# opened.
+# counters_read PROXY-PID ORIGIN-PID: in clock ticks, the proxy's CPU, the machine's busy, all
+# and stolen time (machine_ticks) and the origin's CPU; then the loopback packets and TCP
+# connections opened.
 counters_read() {
   echo "$(cpu_ticks "$1") $(machine_ticks) $(cpu_ticks "$2") $(loopback_packets) $(tcp_opens)"
 }
 
 # counter_fields: the result fields of the last counters_start and counters_stop: CPU in µs of
-# the proxy (cpu_us), the machine (busy and all), the origin and the load generator; packets
-# and TCP connections opened.
+# the proxy (cpu_us), the machine (busy, all and stolen), the origin and the load generator;
+# packets and TCP connections opened.
 counter_fields() {
   local -a a b
   local client
   read -r -a a <<<"$COUNTERS_START"; read -r -a b <<<"$COUNTERS_STOP"
   client=$(awk 'FNR == 2 {gsub(/[ms]/, " "); t = ($1 * 60 + $2 + $3 * 60 + $4) * 1000000; if (NR == FNR) s = -t; else s += t}
                 END {printf "%.0f", s}' "$WORK/.client-start" "$WORK/.client-stop")
-  printf 'cpu_us=%d machine_busy_us=%d machine_all_us=%d origin_cpu_us=%d client_cpu_us=%d lo_packets=%d tcp_opens=%d' \
+  printf 'cpu_us=%d machine_busy_us=%d machine_all_us=%d machine_steal_us=%d origin_cpu_us=%d client_cpu_us=%d lo_packets=%d tcp_opens=%d' \
     $(( (b[0] - a[0]) * 1000000 / HZ )) $(( (b[1] - a[1]) * 1000000 / HZ )) $(( (b[2] - a[2]) * 1000000 / HZ )) \
-    $(( (b[3] - a[3]) * 1000000 / HZ )) "$client" $(( b[4] - a[4] )) $(( b[5] - a[5] ))
+    $(( (b[3] - a[3]) * 1000000 / HZ )) $(( (b[4] - a[4]) * 1000000 / HZ )) "$client" $(( b[5] - a[5] )) $(( b[6] - a[6] ))
 }
 
 # start NAME CMD... : runs CMD in the background, logs to $WORK/NAME.log, sets LAST_PID

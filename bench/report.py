@@ -368,11 +368,36 @@ def main():
     out.append("")
     out.extend(targets)
     out.append("")
+    out.extend(steal_text(data, meta))
     out.extend(comparison)
     text = "\n".join(out)
     print(text)
     with open(out_path, "w") as f:
         f.write(text)
+
+
+def steal_text(data, meta):
+    """A paragraph on the time the hypervisor gave other guests during the measurements
+    (run.sh measures again one that lost more than BENCH_MAX_STEAL), or nothing when the
+    results predate the count."""
+    kept = [(int(run["stolen_permille"]), proxy, scenario, run.get("round", "?"))
+            for proxy, cells in data.items() for scenario, cell in cells.items()
+            for run in cell["runs"] if "stolen_permille" in run]
+    if not kept:
+        return []
+    worst, proxy, scenario, round_ = max(kept)
+    limit = meta.get("max_steal", "?")
+    text = (f"Hypervisor steal (/proc/stat): a measurement that lost more than {limit} % of the "
+            f"machine to other guests was measured again, at most "
+            f"{meta.get('steal_retries', '?')} times; {meta.get('steal_repeats', '?')} of "
+            f"{len(kept) + int(meta.get('steal_repeats', '0') or 0)} were thrown away. ")
+    if limit.isdigit() and worst > int(limit) * 10:
+        shown_round = int(round_) + 1 if round_.isdigit() else round_
+        text += (f"Kept above the limit, as every retry lost as much: {worst / 10:.1f} % "
+                 f"({LABEL.get(proxy, proxy)}, {scenario}, round {shown_round}); that row is less reliable.")
+    else:
+        text += f"The most any kept measurement lost: {worst / 10:.1f} %."
+    return [text, ""]
 
 
 def layout_text(meta):
