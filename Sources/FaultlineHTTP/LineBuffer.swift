@@ -28,6 +28,12 @@ package struct LineBuffer: ~Copyable {
     /// The bytes written so far, as an array.
     package var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
+    /// Replaces the contents of `array` with the bytes written so far, in its storage when
+    /// the storage is the array's alone and large enough (no allocation then).
+    package func copy(into array: inout [UInt8]) {
+        array.replaceSubrange(array.indices, with: UnsafeBufferPointer(start: base, count: count))
+    }
+
     /// Makes room for `extra` more bytes, doubling the storage when it must grow.
     @inlinable
     package mutating func reserve(_ extra: Int) {

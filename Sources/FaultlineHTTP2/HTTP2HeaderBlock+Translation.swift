@@ -14,12 +14,13 @@ extension HTTP2HeaderBlock {
             guard let authority = pseudo.authority else { throw .missingPseudoHeader(":authority") }
             head.target = Array(pseudoBytes[authority])
         } else {
-            guard let path = pseudo.path else { throw .missingPseudoHeader(":path") }
-            let target = pseudoBytes[path]
-            let absolute = target.first == UInt8(ascii: "/")
-            let asterisk = target.count == 1 && target.first == UInt8(ascii: "*") && head.method == "OPTIONS"
+            guard pseudo.path != nil else { throw .missingPseudoHeader(":path") }
+            let absolute = pathBytes.first == UInt8(ascii: "/")
+            let asterisk = pathBytes.count == 1 && pathBytes.first == UInt8(ascii: "*") && head.method == "OPTIONS"
             guard absolute || asterisk else { throw .invalidPath }
-            head.target = Array(target)
+            // The block's array itself: once the block is gone, the head holds it (with the
+            // session's spare storage, which refills it only when nothing else does).
+            head.target = pathBytes
         }
         // The fields come back from the closure rather than being set in it: a head the
         // closure captured would be copied on its way out of this function.

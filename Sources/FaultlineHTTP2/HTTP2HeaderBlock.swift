@@ -27,7 +27,7 @@ public struct HTTP2HeaderBlock: Sendable {
     /// `:authority`.
     public var authority: [UInt8]? { pseudoValue(pseudo.authority) }
     /// `:path`.
-    public var path: [UInt8]? { pseudoValue(pseudo.path) }
+    public var path: [UInt8]? { pseudo.path == nil ? nil : pathBytes }
     /// `:protocol` (extended CONNECT, RFC 8441).
     public var extendedProtocol: [UInt8]? { pseudoValue(pseudo.extendedProtocol) }
     /// `:status` as a number (responses).
@@ -42,27 +42,31 @@ public struct HTTP2HeaderBlock: Sendable {
     /// Whether END_STREAM came with this block: no body follows.
     public var endsStream: Bool
 
-    /// The request pseudo-header values back to back: one allocation for all of them, where an
-    /// array each cost four, and a block is moved into an event and out of it again.
+    /// The request pseudo-header values back to back, but for `:path`: one allocation for all
+    /// of them, where an array each cost four, and a block is moved into an event and out of it
+    /// again.
     private(set) var pseudoBytes: [UInt8]
-    /// Where each pseudo-header value is in `pseudoBytes`.
+    /// `:path`, apart: the request head's target is this array as it is, not a copy.
+    private(set) var pathBytes: [UInt8]
+    /// Where each pseudo-header value is in `pseudoBytes` (`:path`: in `pathBytes`).
     private(set) var pseudo: PseudoRanges
 
     /// An empty block.
     public init(kind: Kind = .request) {
         self.init(kind: kind, fields: HTTPHeaders(), hostFromAuthority: false, endsStream: false, status: nil,
-                  pseudoBytes: [], pseudo: PseudoRanges())
+                  pseudoBytes: [], pathBytes: [], pseudo: PseudoRanges())
     }
 
     /// A block as the session's collector made it (`HTTP2HeaderBlockCollector.makeBlock`).
     init(kind: Kind, fields: HTTPHeaders, hostFromAuthority: Bool, endsStream: Bool, status: Int?,
-         pseudoBytes: [UInt8], pseudo: PseudoRanges) {
+         pseudoBytes: [UInt8], pathBytes: [UInt8], pseudo: PseudoRanges) {
         self.kind = kind
         self.fields = fields
         self.hostFromAuthority = hostFromAuthority
         self.endsStream = endsStream
         self.status = status
         self.pseudoBytes = pseudoBytes
+        self.pathBytes = pathBytes
         self.pseudo = pseudo
     }
 
@@ -71,7 +75,7 @@ public struct HTTP2HeaderBlock: Sendable {
         range.map { Array(pseudoBytes[$0]) }
     }
 
-    /// Where the request pseudo-header values are in `pseudoBytes`.
+    /// Where the request pseudo-header values are in `pseudoBytes` (`path`: all of `pathBytes`).
     struct PseudoRanges: Sendable {
         var method: Range<Int>?
         var scheme: Range<Int>?

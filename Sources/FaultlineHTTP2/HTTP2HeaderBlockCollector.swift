@@ -25,9 +25,13 @@ struct HTTP2HeaderBlockCollector: ~Copyable {
 
     /// The regular fields, in arrival order.
     private var fields = HTTPFieldsBuilder()
-    /// The request pseudo-header values back to back.
+    /// The request pseudo-header values back to back, but for `:path`.
     private var pseudoBytes = LineBuffer(capacity: Self.pseudoCapacity)
+    /// `:path`, apart: a request head takes the block's copy of it as its target.
+    private var pathBytes = LineBuffer(capacity: Self.pseudoCapacity)
     private static let pseudoCapacity = 128
+    /// The storage of the blocks made last, refilled by the next ones.
+    private var spares = HTTP2SpareBlockStorage()
     private var pseudo = HTTP2HeaderBlock.PseudoRanges()
     private var status: Int?
     private var hostFromAuthority = false
@@ -38,7 +42,10 @@ struct HTTP2HeaderBlockCollector: ~Copyable {
     var statusSoFar: Int? { status }
 
     /// Bytes of memory the collector holds between blocks.
-    var keptBytes: Int { fields.keptBytes + pseudoBytes.capacity }
+    var keptBytes: Int { fields.keptBytes + pseudoBytes.capacity + pathBytes.capacity }
+
+    /// Bytes of memory the storage kept for later blocks holds (shared with blocks or not).
+    var spareBytes: Int { spares.keptBytes }
 
     /// Forgets the block so far: a new one begins, or the one so far is dropped.
     mutating func begin() {
@@ -46,9 +53,11 @@ struct HTTP2HeaderBlockCollector: ~Copyable {
             // One large block must not make every connection that once sent one hold its size.
             fields = HTTPFieldsBuilder()
             pseudoBytes = LineBuffer(capacity: Self.pseudoCapacity)
+            pathBytes = LineBuffer(capacity: Self.pseudoCapacity)
         }
         fields.removeAll()
         pseudoBytes.removeAll()
+        pathBytes.removeAll()
         pseudo = HTTP2HeaderBlock.PseudoRanges()
         status = nil
         hostFromAuthority = false
@@ -93,7 +102,11 @@ struct HTTP2HeaderBlockCollector: ~Copyable {
                 hostFromAuthority = true
             }
         case 5 where Self.equals(name, ":path"):
-            pseudo.path = appendPseudo(value)
+            // The last :path counts, as for the other pseudo-header fields (nghttp2 refuses a
+            // block with two, RFC 9113 §8.3).
+            pathBytes.removeAll()
+            pathBytes.append(value)
+            pseudo.path = 0..<pathBytes.count
         case 9 where Self.equals(name, ":protocol"):
             pseudo.extendedProtocol = appendPseudo(value)
         default:
@@ -101,13 +114,17 @@ struct HTTP2HeaderBlockCollector: ~Copyable {
         }
     }
 
-    /// The block collected so far, in storage of its own (exactly as large as its fields).
-    func makeBlock(kind: HTTP2HeaderBlock.Kind, endsStream: Bool) -> HTTP2HeaderBlock {
-        var headers = HTTPHeaders()
-        fields.copy(into: &headers)
-        let pseudoValues = pseudoBytes.count == 0 ? [] : pseudoBytes.array
-        return HTTP2HeaderBlock(kind: kind, fields: consume headers, hostFromAuthority: hostFromAuthority,
-                                endsStream: endsStream, status: status, pseudoBytes: consume pseudoValues, pseudo: pseudo)
+    /// The block collected so far, in storage of its own (`spares`: that of an earlier block
+    /// when nothing else holds it any more).
+    mutating func makeBlock(kind: HTTP2HeaderBlock.Kind, endsStream: Bool) -> HTTP2HeaderBlock {
+        var storage = spares.take()
+        fields.copy(into: &storage.fields)
+        pseudoBytes.copy(into: &storage.pseudoBytes)
+        pathBytes.copy(into: &storage.pathBytes)
+        spares.keep(storage)
+        return HTTP2HeaderBlock(kind: kind, fields: storage.fields, hostFromAuthority: hostFromAuthority,
+                                endsStream: endsStream, status: status, pseudoBytes: storage.pseudoBytes,
+                                pathBytes: storage.pathBytes, pseudo: pseudo)
     }
 
     /// Appends a pseudo-header value and returns where it is.
