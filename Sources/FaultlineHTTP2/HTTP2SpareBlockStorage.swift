@@ -27,25 +27,34 @@ struct HTTP2SpareBlockStorage {
     static let slotCount = 16
     /// Storage holding more than this is let go rather than kept for the connection's life.
     static let keptLimit = 4096
+    /// The most all slots together keep: an idle connection holds at most this much for its
+    /// next blocks (16 typical requests' worth).
+    static let keptBudget = 16 * 1024
 
     private var slots: [Storage] = []
     /// The oldest slot once every slot is in use.
     private var oldest = 0
-
-    /// Bytes of memory the kept storage holds (shared or not).
-    var keptBytes: Int { slots.reduce(0) { $0 + $1.keptBytes } }
+    /// Bytes of memory the kept storage holds (shared or not), at most `keptBudget`.
+    private(set) var keptBytes = 0
 
     /// Storage for the next block: the oldest kept, or a new one until every slot is in use.
     /// It is moved out of its slot, so that it is unshared when nothing else holds it.
     mutating func take() -> Storage {
         var storage = Storage()
-        if slots.count == Self.slotCount { swap(&storage, &slots[oldest]) }
+        if slots.count == Self.slotCount {
+            swap(&storage, &slots[oldest])
+            keptBytes -= storage.keptBytes
+        }
         return storage
     }
 
-    /// Keeps `storage` (shared with the block it went into) in the slot `take` emptied.
+    /// Keeps `storage` (shared with the block it went into) in the slot `take` emptied, unless
+    /// it is larger than `keptLimit` or the slots' budget.
     mutating func keep(_ storage: Storage) {
-        let kept = storage.keptBytes <= Self.keptLimit ? storage : Storage()
+        let bytes = storage.keptBytes
+        let fits = bytes <= Self.keptLimit && keptBytes + bytes <= Self.keptBudget
+        let kept = fits ? storage : Storage()
+        if fits { keptBytes += bytes }
         if slots.count < Self.slotCount {
             slots.append(kept)
         } else {

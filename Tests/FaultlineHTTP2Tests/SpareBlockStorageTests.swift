@@ -80,4 +80,16 @@ struct SpareBlockStorageTests {
         _ = Self.block(&collector, path: "/", fields: [("x-large", String(repeating: "v", count: HTTP2SpareBlockStorage.keptLimit))])
         #expect(collector.spareBytes == small)
     }
+
+    /// An idle connection keeps at most `keptBudget` for its next blocks, however large the
+    /// blocks it was sent (each under `keptLimit`).
+    @Test func allSlotsTogetherKeepAtMostTheBudget() {
+        var collector = HTTP2HeaderBlockCollector()
+        let value = String(repeating: "v", count: HTTP2SpareBlockStorage.keptLimit / 2)
+        for index in 0..<(2 * HTTP2SpareBlockStorage.slotCount) {
+            _ = Self.block(&collector, path: "/\(index)", fields: [("x-half", value)])
+            #expect(collector.spareBytes <= HTTP2SpareBlockStorage.keptBudget)
+        }
+        #expect(collector.spareBytes > HTTP2SpareBlockStorage.keptBudget / 2)
+    }
 }
