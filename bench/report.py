@@ -137,6 +137,20 @@ def per_round(cell, name):
     return {int(r["round"]): one(r, name) for r in cell.get("runs", []) if "round" in r}
 
 
+def paired_rounds(data, scenario, kind, peer, higher_is_better):
+    """Faultline ÷ `peer` round by round (each round measures the proxies back to back), and in
+    how many rounds Faultline was level or ahead: whether a verdict on the medians is a steady
+    lead, a steady gap, or a coin toss between rounds. Empty with fewer than two rounds."""
+    ours = per_round(data.get("faultline", {}).get(scenario, {}), kind)
+    theirs = per_round(data.get(peer, {}).get(scenario, {}), kind)
+    ratios = [ours[i] / theirs[i] for i in sorted(set(ours) & set(theirs)) if theirs[i]]
+    if len(ratios) < 2:
+        return ""
+    ahead = sum(1 for r in ratios if (r >= 1 if higher_is_better else r <= 1))
+    return (f"; per round {', '.join(f'{r:.2f}×' for r in ratios)}: level or ahead in "
+            f"{ahead} of {len(ratios)}")
+
+
 def ratio_text(a, b):
     return f"{a / b:.2f}×" if a is not None and b else "—"
 
@@ -304,7 +318,8 @@ def main():
             targets.append(f"- {label}: n/a (not measured)")
         else:
             targets.append(f"- {label}: {verdict(fl >= peer)} "
-                           f"({fl / peer:.2f}× {LABEL[name]}: {fmt(fl, 'rps')} vs {fmt(peer, 'rps')})")
+                           f"({fl / peer:.2f}× {LABEL[name]}: {fmt(fl, 'rps')} vs {fmt(peer, 'rps')}"
+                           f"{paired_rounds(data, key[0], key[1], name, True)})")
     fl = values.get(("latency", "p50"), {}).get("faultline")
     ng = values.get(("latency", "p50"), {}).get("nginx")
     label = "(2) p50 latency ≤ nginx's"
@@ -313,7 +328,8 @@ def main():
     elif fl is None or ng is None:
         targets.append(f"- {label}: n/a (not measured)")
     else:
-        targets.append(f"- {label}: {verdict(fl <= ng)} ({fl / ng:.2f}×: {fl:.1f} µs vs {ng:.1f} µs)")
+        targets.append(f"- {label}: {verdict(fl <= ng)} ({fl / ng:.2f}×: {fl:.1f} µs vs {ng:.1f} µs"
+                       f"{paired_rounds(data, 'latency', 'p50', 'nginx', False)})")
     fl = values.get(("rss", "rss"), {}).get("faultline")
     hp = values.get(("rss", "rss"), {}).get("haproxy")
     label = "peak RSS ≤ 1.5× HAProxy's"
@@ -323,7 +339,8 @@ def main():
         targets.append(f"- {label}: {verdict(fl <= 1.5 * hp)} "
                        f"({fl / hp:.2f}×: {fl / 1024:.1f} MiB vs {hp / 1024:.1f} MiB)")
 
-    targets += report_h2.targets(values, data, is_selected, LABEL, fmt, verdict)
+    targets += report_h2.targets(values, data, is_selected, LABEL, fmt, verdict,
+                                 lambda *key: paired_rounds(data, *key))
 
     comparison = []
     if paired:

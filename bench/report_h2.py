@@ -17,9 +17,10 @@ NOTE = ("h2: (8) and (9) load each proxy's third listener (TLS, ALPN h2; HTTP/1.
 FLAG_TEXT = {"no-h2": "h2 not negotiated"}
 
 
-def targets(values, data, is_selected, label_of, fmt, verdict):
+def targets(values, data, is_selected, label_of, fmt, verdict, rounds=lambda *key: ""):
     """Lines for the targets list: (8) req/s and CPU, (9) against the h1 1 MiB figure, and the
-    h2 memory target; plus each proxy's h2 ÷ h1 ratio for 1 MiB responses, for context."""
+    h2 memory target; plus each proxy's h2 ÷ h1 ratio for 1 MiB responses, for context.
+    `rounds(scenario, metric, peer, higher_is_better)` adds the per-round comparison."""
     out = []
 
     def not_negotiated(scenario):
@@ -42,7 +43,7 @@ def targets(values, data, is_selected, label_of, fmt, verdict):
         else:
             best = max(peers, key=peers.get)
             out.append(f"- {label}: {verdict(fl >= peers[best])} ({fl / peers[best]:.2f}× {label_of[best]}: "
-                       f"{fmt(fl, 'rps')} vs {fmt(peers[best], 'rps')})")
+                       f"{fmt(fl, 'rps')} vs {fmt(peers[best], 'rps')}{rounds('h2', 'rps', best, True)})")
     label = "(8) h2 CPU per request ≤ nginx's"
     fl, ng = value("h2", "cpu", "faultline"), value("h2", "cpu", "nginx")
     if not is_selected("h2"):
@@ -52,7 +53,8 @@ def targets(values, data, is_selected, label_of, fmt, verdict):
     elif fl is None or ng is None:
         out.append(f"- {label}: n/a (not measured)")
     else:
-        out.append(f"- {label}: {verdict(fl <= ng)} ({fl / ng:.2f}×: {fl:.1f} µs vs {ng:.1f} µs)")
+        out.append(f"- {label}: {verdict(fl <= ng)} ({fl / ng:.2f}×: {fl:.1f} µs vs {ng:.1f} µs"
+                   f"{rounds('h2', 'cpu', 'nginx', False)})")
     label = "(9) h2 GET /1m req/s within 10 % of Faultline's h1 figure (3)"
     if not (is_selected("h2_large") and is_selected("large")):
         out.append(f"- {label}: n/a (needs both h2_large and large)")
