@@ -137,13 +137,19 @@ def per_round(cell, name):
     return {int(r["round"]): one(r, name) for r in cell.get("runs", []) if "round" in r}
 
 
+def round_ratios(data, proxy, other, scenario, kind):
+    """`proxy` ÷ `other` for each round both recorded, in round order (each round measures the
+    proxies back to back, so a round's ratio is the fairest comparison a run holds)."""
+    ours = per_round(data.get(proxy, {}).get(scenario, {}), kind)
+    theirs = per_round(data.get(other, {}).get(scenario, {}), kind)
+    return [ours[i] / theirs[i] for i in sorted(set(ours) & set(theirs)) if theirs[i]]
+
+
 def paired_rounds(data, scenario, kind, peer, higher_is_better):
-    """Faultline ÷ `peer` round by round (each round measures the proxies back to back), and in
-    how many rounds Faultline was level or ahead: whether a verdict on the medians is a steady
-    lead, a steady gap, or a coin toss between rounds. Empty with fewer than two rounds."""
-    ours = per_round(data.get("faultline", {}).get(scenario, {}), kind)
-    theirs = per_round(data.get(peer, {}).get(scenario, {}), kind)
-    ratios = [ours[i] / theirs[i] for i in sorted(set(ours) & set(theirs)) if theirs[i]]
+    """Faultline ÷ `peer` round by round, and in how many rounds Faultline was level or ahead:
+    whether a verdict on the medians is a steady lead, a steady gap, or a coin toss between
+    rounds. Empty with fewer than two rounds."""
+    ratios = round_ratios(data, "faultline", peer, scenario, kind)
     if len(ratios) < 2:
         return ""
     ahead = sum(1 for r in ratios if (r >= 1 if higher_is_better else r <= 1))
@@ -471,10 +477,7 @@ def before_after(data, values, is_selected, meta):
             out.append(f"{head} n/a (not measured for both)")
             continue
         r = after / before
-        b_rounds = per_round(data.get("faultline-before", {}).get(scenario, {}), kind)
-        a_rounds = per_round(data.get("faultline", {}).get(scenario, {}), kind)
-        rounds = [a_rounds[i] / b_rounds[i] for i in sorted(set(b_rounds) & set(a_rounds))
-                  if b_rounds[i]]
+        rounds = round_ratios(data, "faultline", "faultline-before", scenario, kind)
         text = (f"{head} after ÷ before {r:.2f}× ({verdict_of(r, rounds, kind == 'rps')}); "
                 f"before ÷ nginx {ratio_text(before, ng)}, after ÷ nginx {ratio_text(after, ng)}")
         if len(rounds) > 1:
