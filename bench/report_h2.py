@@ -18,8 +18,9 @@ FLAG_TEXT = {"no-h2": "h2 not negotiated"}
 
 
 def targets(values, data, is_selected, label_of, fmt, verdict, rounds=lambda *key: ""):
-    """Lines for the targets list: (8) req/s and CPU, (9) against the h1 1 MiB figure, and the
-    h2 memory target; plus each proxy's h2 ÷ h1 ratio for 1 MiB responses, for context.
+    """Lines for the targets list: (8) req/s and CPU, and (9) against the h1 1 MiB figure; plus
+    each proxy's h2 ÷ h1 ratio for 1 MiB responses, for context (memory is report.py's, one
+    target for every scenario).
     `rounds(scenario, metric, peer, higher_is_better)` adds the per-round comparison."""
     out = []
 
@@ -75,12 +76,4 @@ def targets(values, data, is_selected, label_of, fmt, verdict, rounds=lambda *ke
         if ratios:
             out.append("- for reference, h2 ÷ h1 for 1 MiB responses (9 ÷ 3; (9) is over TLS, (3) is not): "
                        + ", ".join(ratios))
-    if is_selected("h2") or is_selected("h2_large"):
-        label = "peak RSS ≤ 1.3× HAProxy's (the h2 target)"
-        fl, hp = value("rss", "rss", "faultline"), value("rss", "rss", "haproxy")
-        if fl is None or hp is None:
-            out.append(f"- {label}: n/a (not measured)")
-        else:
-            out.append(f"- {label}: {verdict(fl <= 1.3 * hp)} ({fl / hp:.2f}×: "
-                       f"{fl / 1024:.1f} MiB vs {hp / 1024:.1f} MiB)")
     return out
