@@ -129,4 +129,20 @@ struct HeaderFastPathTests {
         #expect(MediaType.matches("image/png", ["*/*"]))
         #expect(!MediaType.matches("image/png", []))
     }
+
+    @Test func compiledMediaTypePatternsMatchHeaderBytes() {
+        // As the log options keep them: compiled once, matched on a field's bytes.
+        let patterns = MediaTypePatterns(["TEXT/*", "Application/JSON"])
+        let matches = { (value: String) in Array(value.utf8).withUnsafeBytes { patterns.matches($0) } }
+        #expect(matches("text/csv; charset=utf-8"))
+        #expect(matches("Text/"))
+        #expect(matches("application/vnd.api+JSON"))
+        #expect(!matches("application/xml"))
+        #expect(!matches("tex"))
+        #expect(!matches("  ; charset=utf-8"))
+        #expect(LogOptions(bodyTypes: ["image/*"]).bodyTypePatterns.matches("image/png"))
+        var options = LogOptions()
+        options.bodyTypes = ["image/png"]
+        #expect(options.bodyTypePatterns.matches("image/png") && !options.bodyTypePatterns.matches("text/plain"))
+    }
 }

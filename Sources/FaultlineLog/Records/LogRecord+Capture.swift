@@ -141,7 +141,7 @@ extension LogRecord {
         _ prefix: some Collection<UInt8>, totalSize: Int? = nil, contentType: String?,
         direction: LogDirection, policy: LogPolicy, typeChecked: Bool = false
     ) {
-        guard policy.options.bodies, typeChecked || MediaType.matches(contentType, policy.options.bodyTypes) else { return }
+        guard policy.options.bodies, typeChecked || policy.options.bodyTypePatterns.matches(contentType) else { return }
         let (kept, omitted) = Truncation.cap(prefix, limit: policy.options.bodyMaxBytes, total: totalSize)
         let result = policy.redactor.redactBody(kept, contentType: contentType, direction: direction)
         let text = omitted > 0 ? result.text + Truncation.marker(omitted) : result.text

@@ -20,56 +20,32 @@ public enum MediaType {
     static func bodySyntax(_ contentType: String?) -> BodySyntax {
         guard var text = contentType else { return .absent }
         return text.withUTF8 { bytes in
-            let bounds = essenceBounds(bytes)
-            guard !bounds.isEmpty else { return .absent }
-            let media = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[bounds])
+            let media = essence(of: UnsafeRawBufferPointer(bytes))
+            guard !media.isEmpty else { return .absent }
             if ASCII.equalsIgnoringCase(media, "application/json") || hasSuffix(media, "+json") { return .json }
             return ASCII.equalsIgnoringCase(media, "application/x-www-form-urlencoded") ? .form : .other
         }
     }
 
-    /// Where the `type/subtype` of a Content-Type value lies: before any `;`, without
+    /// The `type/subtype` of a Content-Type value: the bytes before any `;`, without
     /// surrounding spaces and tabs.
-    private static func essenceBounds(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-        var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
-        var start = bytes.startIndex
-        while start < end, bytes[start] == 32 || bytes[start] == 9 { start += 1 }
-        while end > start, bytes[end - 1] == 32 || bytes[end - 1] == 9 { end -= 1 }
-        return start..<end
+    static func essence(of value: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var end = value.firstIndex(of: UInt8(ascii: ";")) ?? value.endIndex
+        var start = value.startIndex
+        while start < end, value[start] == 32 || value[start] == 9 { start += 1 }
+        while end > start, value[end - 1] == 32 || value[end - 1] == 9 { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: value[start..<end])
     }
 
     /// Whether `contentType` matches one of `patterns` (`text/*`, `application/json`…);
     /// `application/json` also admits `+json` types and `application/xml` `+xml` types.
+    /// Compiles the patterns on each call: what runs per exchange keeps a `MediaTypePatterns`.
     public static func matches(_ contentType: String?, _ patterns: [String]) -> Bool {
-        guard var text = contentType else { return false }
-        // Case-insensitive byte comparisons: media types are ASCII tokens, and this runs for
-        // every exchange whose bodies may be logged (String's Unicode-aware prefix and suffix
-        // tests cost several thousand instructions per exchange here).
-        return text.withUTF8 { bytes in
-            let bounds = essenceBounds(bytes)
-            guard !bounds.isEmpty else { return false }
-            let media = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[bounds])
-            return patterns.contains { pattern in
-                var pattern = pattern
-                return pattern.withUTF8 { essenceMatches(media, UnsafeRawBufferPointer($0)) }
-            }
-        }
+        MediaTypePatterns(patterns).matches(contentType)
     }
 
-    /// Whether the essence `media` matches one `pattern`, both compared ignoring case.
-    private static func essenceMatches(_ media: UnsafeRawBufferPointer, _ pattern: UnsafeRawBufferPointer) -> Bool {
-        if ASCII.equalsIgnoringCase(media, pattern) || ASCII.equalsIgnoringCase(pattern, "*/*") { return true }
-        let count = pattern.count
-        if count >= 2, pattern[count - 2] == UInt8(ascii: "/"), pattern[count - 1] == UInt8(ascii: "*"), media.count >= count - 1,
-           ASCII.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: media[..<(count - 1)]),
-                                    UnsafeRawBufferPointer(rebasing: pattern[..<(count - 1)])) {
-            return true
-        }
-        if ASCII.equalsIgnoringCase(pattern, "application/json"), hasSuffix(media, "+json") { return true }
-        return ASCII.equalsIgnoringCase(pattern, "application/xml") && hasSuffix(media, "+xml")
-    }
-
-    private static func hasSuffix(_ bytes: UnsafeRawBufferPointer, _ suffix: StaticString) -> Bool {
+    /// Whether `bytes` ends with `suffix`, ignoring case.
+    static func hasSuffix(_ bytes: UnsafeRawBufferPointer, _ suffix: StaticString) -> Bool {
         let count = suffix.utf8CodeUnitCount
         return bytes.count >= count && ASCII.equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - count)...]), suffix)
     }

@@ -13,7 +13,11 @@ public struct LogOptions: Sendable, Equatable {
     /// Longest body kept, in bytes.
     public var bodyMaxBytes: Int
     /// Content types whose bodies are logged (`text/*` style patterns), lowercase.
-    public var bodyTypes: [String]
+    public var bodyTypes: [String] {
+        didSet { bodyTypePatterns = MediaTypePatterns(bodyTypes) }
+    }
+    /// `bodyTypes` compiled, for the check each exchange makes.
+    public private(set) var bodyTypePatterns: MediaTypePatterns
     /// Most header fields kept per message; the rest are counted.
     public var maxHeaders: Int
     /// Longest path or query kept, in bytes.
@@ -29,6 +33,7 @@ public struct LogOptions: Sendable, Equatable {
         self.headerValueMaxBytes = max(0, headerValueMaxBytes)
         self.bodyMaxBytes = max(0, bodyMaxBytes)
         self.bodyTypes = bodyTypes.map { $0.lowercased() }
+        bodyTypePatterns = MediaTypePatterns(self.bodyTypes)
         self.maxHeaders = max(0, maxHeaders)
         self.urlMaxBytes = max(0, urlMaxBytes)
     }

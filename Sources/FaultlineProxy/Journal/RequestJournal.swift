@@ -18,18 +18,20 @@ final class RequestJournal: Sendable {
 
         // Each hashes the key once: a lookup followed by an assignment would hash the
         // method, path and query twice, for every exchange.
-        mutating func count(_ entry: JournalEntry) -> Int {
+        mutating func count(_ key: JournalEntry.RequestKey) -> Int {
             var earlier = 0
             func increment(_ count: inout Int) {
                 earlier = count
                 count += 1
             }
-            increment(&counts[entry.requestKey, default: 0])
+            increment(&counts[key, default: 0])
             return earlier
         }
 
-        mutating func uncount(_ entry: JournalEntry) {
-            guard let index = counts.index(forKey: entry.requestKey) else { return }
+        /// Uncounts the entry at `position`, read where it lies: a copy of it would retain
+        /// and release each of its strings.
+        mutating func uncount(at position: Int) {
+            guard let index = counts.index(forKey: entries[position].requestKey) else { return }
             if counts.values[index] > 1 {
                 counts.values[index] -= 1
             } else {
@@ -58,19 +60,23 @@ final class RequestJournal: Sendable {
     func append(_ entry: consuming JournalEntry) {
         var entry = entry
         entry.startMs = entry.startNs >= origin ? Double(entry.startNs - origin) / 1_000_000 : 0
+        let key = entry.requestKey
+        // Moved into the ring, never copied (a copy retains and releases each of the
+        // entry's strings); the oldest entry comes back in its place and is freed after the
+        // lock is released.
+        var moving: JournalEntry? = consume entry
         ring.withLock { ring in
-            guard ring.capacity > 0 else { return }
+            guard ring.capacity > 0, var entry = moving.take() else { return }
             entry.seq = ring.nextSeq
             ring.nextSeq += 1
             if ring.entries.count < ring.capacity {
-                entry.retry = ring.count(entry)
-                ring.entries.append(entry)
+                entry.retry = ring.count(key)
+                ring.entries.append(consume entry)
             } else {
-                ring.uncount(ring.entries[ring.head])
-                entry.retry = ring.count(entry)
-                // Swapped in rather than assigned: the entry is not copied (a retain of each
-                // of its strings), and the oldest one leaves in its place, to be freed.
+                ring.uncount(at: ring.head)
+                entry.retry = ring.count(key)
                 swap(&ring.entries[ring.head], &entry)
+                moving = consume entry
                 ring.head = (ring.head + 1) % ring.capacity
                 ring.dropped += 1
             }
@@ -105,7 +111,7 @@ final class RequestJournal: Sendable {
             let excess = max(0, ordered.count - capacity)
             ordered.removeFirst(excess)
             ring = Ring(capacity: capacity, entries: ordered, head: 0, nextSeq: ring.nextSeq, dropped: ring.dropped + excess)
-            for entry in ordered { _ = ring.count(entry) }
+            for entry in ordered { _ = ring.count(entry.requestKey) }
         }
     }
 }

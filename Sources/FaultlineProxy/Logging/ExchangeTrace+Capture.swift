@@ -16,13 +16,19 @@ extension ExchangeTrace {
         let trace = ExchangeTrace(start: now, requestID: id, request: head, scheme: scheme, log: log,
                                   clientProtocol: clientProtocol)
         let options = log.policy.options
-        if let head, options.bodies, head.isChunked || (head.contentLength ?? 0) > 0 {
-            let type = head.headers.first("content-type")
-            if MediaType.matches(type, options.bodyTypes) {
-                trace.requestBody = BodyCapture(contentType: type, limit: options.bodyMaxBytes)
-            }
+        if let head, options.bodies, head.isChunked || (head.contentLength ?? 0) > 0,
+           let type = capturedContentType(of: head.headers, options) {
+            trace.requestBody = BodyCapture(contentType: type, limit: options.bodyMaxBytes)
         }
         return trace
+    }
+
+    /// The Content-Type of `headers` when `options` capture bodies of that type, else nil.
+    /// Matched on the field's bytes: the String is made only for a body that is captured.
+    private static func capturedContentType(of headers: HTTPHeaders, _ options: LogOptions) -> String? {
+        guard let index = headers.firstIndex(of: "content-type"),
+              headers.withField(index, { _, value in options.bodyTypePatterns.matches(value) }) else { return nil }
+        return headers.value(at: index)
     }
 
     /// Notes the response head the client gets and decides whether its body is captured.
@@ -31,11 +37,8 @@ extension ExchangeTrace {
         firstByte = now
         let options = log.policy.options
         if options.headers { responseHead = head }
-        if options.bodies {
-            let type = head.headers.first("content-type")
-            if MediaType.matches(type, options.bodyTypes) {
-                responseBody = BodyCapture(contentType: type, limit: options.bodyMaxBytes)
-            }
+        if options.bodies, let type = Self.capturedContentType(of: head.headers, options) {
+            responseBody = BodyCapture(contentType: type, limit: options.bodyMaxBytes)
         }
     }
 
@@ -50,7 +53,7 @@ extension ExchangeTrace {
             if let contentType { localHeaders.append(("Content-Type", contentType)) }
             localHeaders += headers
         }
-        if options.bodies, MediaType.matches(contentType, options.bodyTypes) {
+        if options.bodies, options.bodyTypePatterns.matches(contentType) {
             var capture = BodyCapture(contentType: contentType, limit: options.bodyMaxBytes)
             capture.append(body)
             responseBody = capture

@@ -21,8 +21,8 @@ extension ExchangeTrace {
         }
         // The log takes the record last: it is consumed there, not copied.
         if logged { log.write(exchange: record) }
-        guard let entry else { return }
-        if let journal = session?.journal { journal.append(entry) }
+        guard let entry = entry.take() else { return }
+        if let journal = session?.journal { journal.append(copy entry) }
         // Moved into the global journal: the session's, when there is one, took a copy.
         global.append(consume entry)
     }
