@@ -10,20 +10,22 @@ extension ExchangeTrace {
         record.sessionUnknown = sessionUnknown
         state.live.publish(record, now: now)
         let global = state.journal
-        var entry: JournalEntry?
-        if global.isOn || session != nil {
-            entry = JournalEntry(record: record, startNs: start, session: session?.id, sessionUnknown: sessionUnknown,
-                                 connectionRequest: attempt, connection: connection)
-            if let phase = scenarioPhase {
-                entry?.scenario = JournalEntry.ScenarioPhaseMark(name: phase.scenario, phase: phase.index, phaseName: phase.name,
-                                                                 cycle: phase.cycle)
-            }
+        guard global.isOn || session != nil else {
+            if logged { log.write(exchange: record) }
+            return
         }
-        // The log takes the record last: it is consumed there, not copied.
+        // Not an optional: unwrapping one copies the entry, a retain of each of its strings.
+        var entry = JournalEntry(record: record, startNs: start, session: session?.id, sessionUnknown: sessionUnknown,
+                                 connectionRequest: attempt, connection: connection)
+        if let phase = scenarioPhase {
+            entry.scenario = JournalEntry.ScenarioPhaseMark(name: phase.scenario, phase: phase.index, phaseName: phase.name,
+                                                            cycle: phase.cycle)
+        }
+        // The log takes the record last: it is consumed there, not copied. It is written
+        // before the journals take the entry, as it always was.
         if logged { log.write(exchange: record) }
-        guard let entry = entry.take() else { return }
         if let journal = session?.journal { journal.append(copy entry) }
         // Moved into the global journal: the session's, when there is one, took a copy.
-        global.append(consume entry)
+        global.append(entry)
     }
 }
