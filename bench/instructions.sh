@@ -16,6 +16,9 @@
 #   BENCH_REQUESTS    requests counted per proxy and scenario (default 5000)
 #   BENCH_PROFILE_DIR where instructions-latest.md and instructions-PROXY-SCENARIO.txt go
 #                     (default bench/results)
+#   BENCH_SHIPPED_DEFAULTS=1  Faultline with its shipped defaults (JSON Lines to a file in the
+#                     work directory, HAR capture and the request journal on) instead of as
+#                     quiet as the peers: what the defaults cost per request
 #
 # Every proxy runs under valgrind for the whole script, one worker or thread each (the split
 # layout), so only the count matters here, never the time. Needs valgrind (Debian valgrind,
@@ -154,9 +157,10 @@ for s in "${SCENARIOS[@]}"; do
   done
 done
 
-python3 - "$TSV" "$OUT_DIR" "$((REQUESTS - REQUESTS / 5))" "$SHOWN_BIN" <<'EOF'
+python3 - "$TSV" "$OUT_DIR" "$((REQUESTS - REQUESTS / 5))" "$SHOWN_BIN" "${BENCH_SHIPPED_DEFAULTS:-0}" <<'EOF'
 import os, sys
 tsv, out_dir, requests, binary = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+shipped = sys.argv[5] == "1"
 LABEL = {"faultline": "Faultline", "nginx": "nginx", "haproxy": "HAProxy"}
 NAME = {"keepalive": "keep-alive GET /64, 50 conns (h2load --h1)",
         "tls_upstream": "TLS to the origin, keep-alive GET /tls/64, 50 conns",
@@ -171,7 +175,9 @@ out = ["# Instructions per request: Faultline, nginx and HAProxy", "",
        f"valgrind --tool=callgrind, one worker or thread per proxy; per proxy and scenario, after a warm-up, "
        f"two counted windows of h2load -n on new connections whose difference is {requests} requests "
        "without connection setup or handshakes; user-space instructions (Ir) of every process of the "
-       "proxy divided by those requests" + (f"; Faultline: {binary}" if binary else "") + ". See docs/bench.md.", "",
+       "proxy divided by those requests" + (f"; Faultline: {binary}" if binary else "")
+       + ("; Faultline with its shipped defaults (JSON Lines to a file, HAR capture and the request journal on), "
+          "the peers without access logs" if shipped else "") + ". See docs/bench.md.", "",
        "| scenario | " + " | ".join(LABEL[p] for p in proxies) + " | Faultline ÷ the lower peer |",
        "|---|" + "---:|" * (len(proxies) + 1)]
 for s, row in counts.items():

@@ -15,6 +15,9 @@
 #   BENCH_LAYOUT      split (default here: one worker per proxy, alone on CPU 1) or shared
 #   BENCH_PROFILE_DIR where profile-latest.md and profile-PROXY-SCENARIO.txt go
 #                     (default bench/results)
+#   BENCH_SHIPPED_DEFAULTS=1  Faultline with its shipped defaults (JSON Lines to a file in the
+#                     work directory, HAR capture and the request journal on) instead of as
+#                     quiet as the peers: what the defaults cost per request
 #
 # The three figures come from three separate load runs (wrk, or h2load for h2), never stacked:
 # allocation totals read before and after one run, strace attached during another, perf during
@@ -163,9 +166,10 @@ for s in "${SCENARIOS[@]}"; do
   done
 done
 
-python3 - "$TSV" "$OUT_DIR" "$LAYOUT" "$WORKERS" "$DURATION" <<'EOF'
+python3 - "$TSV" "$OUT_DIR" "$LAYOUT" "$WORKERS" "$DURATION" "${BENCH_SHIPPED_DEFAULTS:-0}" <<'EOF'
 import os, sys
 tsv, out_dir, layout, workers, seconds = sys.argv[1:6]
+shipped = sys.argv[6] == "1"
 LABEL = {"faultline": "Faultline", "nginx": "nginx", "haproxy": "HAProxy"}
 
 def syscalls(path):
@@ -225,7 +229,9 @@ out = [f"# Faultline, nginx and HAProxy: system calls, allocations and CPU profi
        "malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign), system calls "
        "(strace -c -f, all processes and threads), CPU profile (perf record -e cpu-clock -g, "
        "top entries in the files named). All per request, requests as counted by wrk or h2load. "
-       "See docs/bench.md.",
+       + ("Faultline with its shipped defaults (JSON Lines to a file, HAR capture and the request journal on), "
+          "the peers without access logs. " if shipped else "")
+       + "See docs/bench.md.",
        "",
        "| scenario | proxy | syscalls/req | top syscalls per request | allocs/req | frees/req | hottest symbols (self CPU) |",
        "|---|---|---:|---|---:|---:|---|"] + rows + [""]
