@@ -17,6 +17,17 @@ NOTE = ("h2: (8) and (9) load each proxy's third listener (TLS, ALPN h2; HTTP/1.
 FLAG_TEXT = {"no-h2": "h2 not negotiated"}
 
 
+def at_most(label, fl, peer_value, verdict, rounds_text=lambda: "", missing=None):
+    """The line of a target met when Faultline's figure (µs) is at most a peer's; `missing`
+    says why it is n/a, when it is, and `rounds_text()` adds the per-round comparison."""
+    if missing:
+        return f"- {label}: n/a ({missing})"
+    if fl is None or peer_value is None:
+        return f"- {label}: n/a (not measured)"
+    return (f"- {label}: {verdict(fl <= peer_value)} ({fl / peer_value:.2f}×: {fl:.1f} µs vs {peer_value:.1f} µs"
+            f"{rounds_text()})")
+
+
 def targets(values, data, is_selected, label_of, fmt, verdict, rounds=lambda *key: ""):
     """Lines for the targets list: (8) req/s and CPU, and (9) against the h1 1 MiB figure; plus
     each proxy's h2 ÷ h1 ratio for 1 MiB responses, for context (memory is report.py's, one
@@ -45,17 +56,10 @@ def targets(values, data, is_selected, label_of, fmt, verdict, rounds=lambda *ke
             best = max(peers, key=peers.get)
             out.append(f"- {label}: {verdict(fl >= peers[best])} ({fl / peers[best]:.2f}× {label_of[best]}: "
                        f"{fmt(fl, 'rps')} vs {fmt(peers[best], 'rps')}{rounds('h2', 'rps', best, True)})")
-    label = "(8) h2 CPU per request ≤ nginx's"
-    fl, ng = value("h2", "cpu", "faultline"), value("h2", "cpu", "nginx")
-    if not is_selected("h2"):
-        out.append(f"- {label}: n/a (scenario not selected)")
-    elif not_negotiated("h2"):
-        out.append(f"- {label}: n/a (Faultline: h2 not negotiated)")
-    elif fl is None or ng is None:
-        out.append(f"- {label}: n/a (not measured)")
-    else:
-        out.append(f"- {label}: {verdict(fl <= ng)} ({fl / ng:.2f}×: {fl:.1f} µs vs {ng:.1f} µs"
-                   f"{rounds('h2', 'cpu', 'nginx', False)})")
+    missing = ("scenario not selected" if not is_selected("h2")
+               else "Faultline: h2 not negotiated" if not_negotiated("h2") else None)
+    out.append(at_most("(8) h2 CPU per request ≤ nginx's", value("h2", "cpu", "faultline"), value("h2", "cpu", "nginx"),
+                       verdict, lambda: rounds("h2", "cpu", "nginx", False), missing))
     label = "(9) h2 GET /1m req/s within 10 % of Faultline's h1 figure (3)"
     if not (is_selected("h2_large") and is_selected("large")):
         out.append(f"- {label}: n/a (needs both h2_large and large)")
