@@ -160,15 +160,14 @@ if enabled faultline; then
   # ("log": {"off": true}; the default logs every exchange to stdout) and no in-memory HAR
   # capture ("har": {"enabled": false}; on by default). Keys the binary does not know yet
   # are left out (bench/lib.sh, faultline_quiet_json).
-  FL_QUIET=$(faultline_quiet_json)
   case ${BENCH_SHIPPED_DEFAULTS:-0} in
-    0) ;;
+    0) FL_QUIET=$(faultline_quiet_json) ;;
     # bench/profile.sh and bench/instructions.sh only: what the shipped defaults cost per
-    # request (JSON Lines to a file, HAR capture and the request journal on); the log's path
-    # is set once the work directory exists. A req/s table against quiet peers would not be
-    # a fair one: bench/logging.sh measures the defaults against Faultline bare.
+    # request (JSON Lines to a file, HAR capture and the request journal on); the log member
+    # is written with the config, once the work directory exists. A req/s table against quiet
+    # peers would not be a fair one: bench/logging.sh measures the defaults against Faultline bare.
     1) [[ -n ${BENCH_PROFILE:-} ]] || die "BENCH_SHIPPED_DEFAULTS=1 is for bench/profile.sh and bench/instructions.sh"
-       FL_QUIET=shipped ;;
+       FL_QUIET= ;;
     *) die "BENCH_SHIPPED_DEFAULTS must be 0 or 1, got '$BENCH_SHIPPED_DEFAULTS'" ;;
   esac
 fi
@@ -352,7 +351,7 @@ EOF
   fi
 }
 if enabled faultline; then
-  [[ $FL_QUIET != shipped ]] \
+  [[ ${BENCH_SHIPPED_DEFAULTS:-0} != 1 ]] \
     || FL_QUIET="\"log\": {\"format\": \"json\", \"destination\": \"file\", \"path\": \"$WORK/faultline-access.jsonl\"}"
   faultline_config "$WORK/faultline.json" "$FL_PORT" "$FL_TLS_PORT" "$FL_QUIET" "$FL_H2_PORT"
   log "faultline: $FL_BIN on 127.0.0.1:$FL_PORT${TLS:+, TLS on 127.0.0.1:$FL_TLS_PORT}${H2:+, h2 on 127.0.0.1:$FL_H2_PORT}"

@@ -37,13 +37,6 @@ public enum MediaType {
         return UnsafeRawBufferPointer(rebasing: value[start..<end])
     }
 
-    /// Whether `contentType` matches one of `patterns` (`text/*`, `application/json`…);
-    /// `application/json` also admits `+json` types and `application/xml` `+xml` types.
-    /// Compiles the patterns on each call: what runs per exchange keeps a `MediaTypePatterns`.
-    public static func matches(_ contentType: String?, _ patterns: [String]) -> Bool {
-        MediaTypePatterns(patterns).matches(contentType)
-    }
-
     /// Whether `bytes` ends with `suffix`, ignoring case.
     static func hasSuffix(_ bytes: UnsafeRawBufferPointer, _ suffix: StaticString) -> Bool {
         let count = suffix.utf8CodeUnitCount

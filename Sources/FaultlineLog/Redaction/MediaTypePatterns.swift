@@ -1,7 +1,8 @@
 import FaultlineHTTP
 
 /// Content-type patterns (`text/*`, `application/json`…) compiled once, for the check that
-/// runs on every exchange whose bodies may be logged: whether a body's type is one of them.
+/// runs on every exchange whose bodies may be logged: whether a body's type is one of them
+/// (`application/json` also admits `+json` types, `application/xml` `+xml` types).
 /// A type is matched on the header value's bytes, so nothing is made for a body that is not
 /// captured: as Strings, the value and each pattern cost about two thousand instructions per
 /// exchange.
@@ -27,9 +28,11 @@ public struct MediaTypePatterns: Sendable, Equatable {
         /// Whether the essence `media` is this pattern's, or one it admits.
         func admits(_ media: UnsafeRawBufferPointer) -> Bool {
             bytes.withUnsafeBytes { own in
-                if wider == .everything || ASCII.equalsIgnoringCase(media, lowercase: own) { return true }
+                if ASCII.equalsIgnoringCase(media, lowercase: own) { return true }
                 switch wider {
-                case .nothing, .everything:
+                case .everything:
+                    return true
+                case .nothing:
                     return false
                 case .subtypes:
                     // `text/*` admits `text/…`: the pattern without its star is the prefix.
