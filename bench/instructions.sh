@@ -56,7 +56,7 @@ NGINX_MASTER=off
 profile_setup() {
   # nginx workers run as an unprivileged user and write their own files here.
   mkdir -p "$WORK/cg" && chmod 777 "$WORK/cg"
-  PROXY_ENV=(valgrind --tool=callgrind --callgrind-out-file="$WORK/cg/%p.out" --dump-instr=no
+  PROXY_ENV=(valgrind --tool=callgrind --callgrind-out-file="$WORK/cg/%p.out" --dump-instr=${BENCH_DUMP_INSTR:-no}
              --log-file="$WORK/cg/%p.log")
   if [[ -n ${FL_BIN:-} ]]; then
     SHOWN_BIN=$(shown_path "$FL_BIN")

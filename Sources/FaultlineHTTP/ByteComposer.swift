@@ -75,6 +75,16 @@ package struct ByteComposer {
         count += length
     }
 
+    /// Writes `value` (0...99; other values are written modulo 100) as two digits, `07`.
+    @inlinable @inline(__always)
+    package mutating func putTwoDigits(_ value: Int) {
+        precondition(capacity - count >= 2, "ByteComposer capacity computed too small")
+        let pair = UInt8(truncatingIfNeeded: value.magnitude % 100)
+        base[count] = UInt8(ascii: "0") + pair / 10
+        base[count + 1] = UInt8(ascii: "0") + pair % 10
+        count += 2
+    }
+
     /// Writes `micros` microseconds as milliseconds with three decimals, `12.345` (at most 24 bytes).
     package mutating func putMilliseconds(micros: UInt64) {
         putDigits(micros / 1000)

@@ -33,6 +33,17 @@ struct JSONIntegerTests {
         #expect(record.serverPort == 8080)
         record.setHostHeader("[::1]:443")
         #expect(record.serverPort == 443)
+        #expect(record.host == "[::1]")
+        // An IPv6 literal's own colons are not a port.
+        var literal = LogRecord()
+        literal.setHostHeader("[2001:DB8::1]")
+        #expect(literal.serverPort == nil)
+        #expect(literal.host == "[2001:db8::1]")
+        var target = LogRecord()
+        target.setTarget("http://[::1]:8443/p?q=1", policy: LogPolicy())
+        #expect(target.host == "[::1]")
+        #expect(target.serverPort == 8443)
+        #expect(target.path == "/p")
     }
 
     /// A Host value's userinfo (which a Host header must not carry) is dropped, not logged;

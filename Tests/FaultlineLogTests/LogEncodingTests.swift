@@ -231,6 +231,9 @@ struct LogEncodingTests {
         #expect(LogTimestamp(seconds: -1).rfc3339 == "1969-12-31T23:59:59.000Z")
         #expect(LogTimestamp(seconds: 253_402_300_799, nanoseconds: 7_000_000).rfc3339 == "9999-12-31T23:59:59.007Z")
         #expect(LogTimestamp(seconds: 253_402_300_800).rfc3339 == "10000-01-01T00:00:00.000Z")
+        // Years before 1000 keep four digits; a millisecond under 100 keeps its zeros.
+        #expect(LogTimestamp(seconds: -30_610_224_001, nanoseconds: 42_000_000).rfc3339 == "0999-12-31T23:59:59.042Z")
+        #expect(LogTimestamp(seconds: -62_135_596_800).rfc3339 == "0001-01-01T00:00:00.000Z")
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let now = LogTimestamp.now()

@@ -29,6 +29,23 @@ struct VerbatimHeaderNamesTests {
         }
     }
 
+    /// Every common name the default rules leave alone is found; the ones they redact or
+    /// rewrite (none of these) would take the full path.
+    @Test func theDefaultRulesFindEveryPlainCommonName() {
+        let plain = ["host", "user-agent", "accept", "accept-encoding", "content-type", "content-length", "server",
+                     "date", "connection", "etag", "last-modified", "via", "x-forwarded-for", "te", "x-request-id",
+                     "strict-transport-security", "x-content-type-options", "accept-ranges", "keep-alive"]
+        for name in plain {
+            #expect(found(Array(name.utf8)) == name, "\(name)")
+            #expect(found(Array(name.uppercased().utf8)) == name, "\(name) in capitals")
+        }
+        // Same length and end bytes as a common name, but not one.
+        #expect(found(Array("hast".utf8)) == nil)
+        #expect(found(Array("content-tape".utf8)) == nil)
+        #expect(found(Array("authorization".utf8)) == nil)
+        #expect(found(Array("cookie".utf8)) == nil)
+    }
+
     @Test func aLongerOrShorterNameIsNotFound() {
         #expect(found(Array("content-types".utf8)) == nil)
         #expect(found(Array("content-typ".utf8)) == nil)

@@ -5,9 +5,20 @@
 public enum JSONLineEncoder {
     /// The record's line, ending in `\n`; `scope` leaves out headers and/or bodies.
     public static func encode(_ record: LogRecord, scope: LogLineScope = .all) -> [UInt8] {
+        withLine(record, scope: scope) { Array($0) }
+    }
+
+    /// Calls `body` with the record's line, ending in `\n`, in memory that lives only for
+    /// the call: the sink copies it straight into its queue, with no array made per line.
+    static func withLine<R>(_ record: LogRecord, scope: LogLineScope, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         // Room for a usual line at once: growing the buffer midway costs a copy of the line.
         let headerRoom = scope.headers ? (record.requestHeaders.count + record.responseHeaders.count) * 96 : 0
         var writer = JSONWriter(capacity: 1024 + headerRoom)
+        write(record, scope: scope, into: &writer)
+        return writer.out.withBytes { body(UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func write(_ record: LogRecord, scope: LogLineScope, into writer: inout JSONWriter) {
         writer.begin()
         writer.member("time", time: record.time)
         writer.member("kind", record.kind.rawValue)
@@ -53,7 +64,6 @@ public enum JSONLineEncoder {
         }
         writer.member("faultline.redacted", record.redacted(in: scope))
         writer.end()
-        return writer.bytes
     }
 
     /// The keys `encode` writes itself, which no attribute may reuse (see `isRecordKey`).

@@ -28,40 +28,35 @@ import FaultlineHTTP
     /// one. The policy is passed whole: a copy of its `Redactor` retains every rule set.
     init?(verbatim headers: HTTPHeaders, policy: LogPolicy) {
         let valueMaxBytes = min(policy.options.headerValueMaxBytes, Int(UInt32.max))
+        // Values are disjoint parts of the head's bytes, so those bytes and five per field
+        // bound the entries: one pass checks each field and writes it, and a field that is
+        // not logged as it is drops the lot.
+        guard headers.count <= (Int.max - headers.bytes.count) / 5 else { return nil }
+        let room = headers.bytes.count + 5 * headers.count
         var text = 0
-        let made = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: headers.count) { positions -> [UInt8]? in
-            // First every field is checked, its name's position kept, and the size added up.
-            var total = 0
+        let made = withUnsafeTemporaryAllocation(byteCount: max(1, room), alignment: 1) { room -> [UInt8]? in
+            guard let base = room.baseAddress else { return nil }
+            let end = base + room.count
+            var cursor = base
             var verbatim = true
-            headers.forEachField { index, name, value in
-                guard index < positions.count, value.count <= valueMaxBytes, ASCII.isASCII(value),
+            headers.forEachField { _, name, value in
+                guard value.count <= valueMaxBytes, value.count <= end - cursor - 5, ASCII.isASCII(value),
                       let position = policy.redactor.verbatimSpellingPosition(headerName: name), position < 256 else {
                     verbatim = false
                     return false
                 }
-                positions[index] = UInt8(truncatingIfNeeded: position)
-                total += 5 + value.count
+                cursor.storeBytes(of: UInt8(truncatingIfNeeded: position), as: UInt8.self)
+                cursor.storeBytes(of: UInt32(truncatingIfNeeded: value.count).littleEndian, toByteOffset: 1, as: UInt32.self)
+                cursor += 5
+                if let source = value.baseAddress, !value.isEmpty {
+                    cursor.copyMemory(from: source, byteCount: value.count)
+                    cursor += value.count
+                }
                 text += name.count + value.count
                 return true
             }
-            guard verbatim, total > 0 else { return nil }
-            // Then written in temporary memory and copied once: cheaper than the array's own
-            // uninitialized-capacity initializer, and nothing is zero-filled first.
-            return withUnsafeTemporaryAllocation(byteCount: total, alignment: 1) { room -> [UInt8] in
-                guard let base = room.baseAddress else { return [] }
-                var cursor = base
-                headers.forEachField { index, _, value in
-                    cursor.storeBytes(of: positions[index], as: UInt8.self)
-                    cursor.storeBytes(of: UInt32(truncatingIfNeeded: value.count).littleEndian, toByteOffset: 1, as: UInt32.self)
-                    cursor += 5
-                    if let source = value.baseAddress, !value.isEmpty {
-                        cursor.copyMemory(from: source, byteCount: value.count)
-                        cursor += value.count
-                    }
-                    return true
-                }
-                return Array(UnsafeRawBufferPointer(start: base, count: cursor - base))
-            }
+            guard verbatim, cursor > base else { return nil }
+            return Array(UnsafeRawBufferPointer(start: base, count: cursor - base))
         }
         guard let made, !made.isEmpty else { return nil }
         bytes = made

@@ -21,7 +21,7 @@ extension LogRecord {
                 hostStart = at + 1
                 redacted.append("request.url.userinfo")
             }
-            setAuthority(bytes[hostStart..<end])
+            bytes[hostStart..<end].withUnsafeBytes { setAuthority($0) }
             bytes = bytes[end...]
         }
         let fragment = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
@@ -56,7 +56,7 @@ extension LogRecord {
             start = at + 1
             redacted.append("request.host.userinfo")
         }
-        setAuthority(value[start..<min(value.count, start + 255)])
+        setAuthority(UnsafeRawBufferPointer(rebasing: value[start..<min(value.count, start + 255)]))
     }
 
     /// Adds the fields of a message's head of `direction`, as `addHeader` would one by one.
@@ -234,13 +234,23 @@ extension LogRecord {
         return value >= 1 && value <= UInt32(UInt16.max) ? UInt16(value) : nil
     }
 
-    private mutating func setAuthority<Bytes: BidirectionalCollection<UInt8>>(_ authority: Bytes) where Bytes.Index == Int {
-        var hostEnd = authority.endIndex
-        if let colon = authority.lastIndex(of: UInt8(ascii: ":")), !authority[colon...].contains(UInt8(ascii: "]")) {
-            hostEnd = colon
-            serverPort = Self.port(authority[(colon + 1)...]).map(Int.init)
+    /// Host and port from `authority`, read from the end: the port follows the last colon
+    /// unless a `]` does (an IPv6 literal with no port). A byte loop, not the generic
+    /// collection methods over a slice, which cost several hundred instructions per exchange.
+    private mutating func setAuthority(_ authority: UnsafeRawBufferPointer) {
+        var hostEnd = authority.count
+        var index = authority.count
+        while index > 0 {
+            index -= 1
+            let byte = authority[index]
+            if byte == UInt8(ascii: "]") { break }
+            if byte == UInt8(ascii: ":") {
+                hostEnd = index
+                serverPort = Self.port(UnsafeRawBufferPointer(rebasing: authority[(index + 1)...])).map(Int.init)
+                break
+            }
         }
-        let name = authority[..<hostEnd]
-        host = name.contains { $0 >= 65 && $0 <= 90 } ? RedactionName.lower(name) : String(decoding: name, as: UTF8.self)
+        let name = UnsafeRawBufferPointer(rebasing: authority[..<hostEnd])
+        host = name.contains(where: { $0 >= 65 && $0 <= 90 }) ? RedactionName.lower(name) : String(decoding: name, as: UTF8.self)
     }
 }

@@ -1,49 +1,61 @@
 import FaultlineHTTP
 
 /// The common header names whose values a `Redactor` logs as they are, spelled as they travel
-/// (`Content-Type`), found by length and a case-insensitive byte compare: no normalised copy
-/// of the name and no hashing for the headers nearly every message carries. A name not found
-/// here takes `Redactor.redactHeader`'s full path, which decides the same way.
+/// (`Content-Type`), found by their length and end bytes and a case-insensitive byte compare:
+/// no normalised copy of the name and no full hash for the headers nearly every message
+/// carries. A name not found here takes `Redactor.redactHeader`'s full path, which decides
+/// the same way.
 struct VerbatimHeaderNames: Sendable {
-    /// Every name's lowercase bytes, back to back, shorter names first.
+    /// Every name's lowercase bytes, back to back.
     private let spellings: [UInt8]
     /// The names, in the order of `spellings`.
     private let names: [String]
-    /// Where each name's bytes start in `spellings`.
-    private let offsets: [Int]
-    /// For each length (the index), the range of `names` of that length. Flat arrays of plain
-    /// values: a lookup reads them without reference counting.
-    private let byLength: [Range<Int>]
     /// Each name's position in the `lowercaseSpellings` it was made from, in `names`' order.
     private let positions: [Int]
+    /// An open-addressing table (linear probing) over length, first and last byte: each slot
+    /// is 0 when empty, else a name's offset in `spellings` (bits 0-31), its length (32-39)
+    /// and its index in `names` plus one (40-55). Most lookups read one slot and compare one
+    /// name, where a scan of the names of the input's length cost about a hundred
+    /// instructions per header. At most a quarter of the slots are used, so a probe for a
+    /// name not in the table soon meets an empty slot.
+    private let slots: [UInt64]
+
+    /// The longest name kept; longer ones are never common header names.
+    private static let maxLength = 32
 
     /// The names of `lowercaseSpellings` for which `isVerbatim` holds (given normalised).
     init(lowercaseSpellings: [String], isVerbatim: (String) -> Bool) {
-        var buckets = [[(name: String, position: Int)]](repeating: [], count: 33)
-        for (position, name) in lowercaseSpellings.enumerated()
-        where name.utf8.count < buckets.count && isVerbatim(RedactionName.normalize(name)) {
-            buckets[name.utf8.count].append((name, position))
-        }
         var spellings: [UInt8] = []
         var names: [String] = []
-        var offsets: [Int] = []
-        var byLength: [Range<Int>] = []
         var positions: [Int] = []
-        for bucket in buckets {
-            let first = names.count
-            for (name, position) in bucket {
-                offsets.append(spellings.count)
-                spellings += Array(name.utf8)
-                names.append(name)
-                positions.append(position)
-            }
-            byLength.append(first..<names.count)
+        for (position, name) in lowercaseSpellings.enumerated()
+        where (1...Self.maxLength).contains(name.utf8.count) && names.count < 0xFFFE
+            && isVerbatim(RedactionName.normalize(name)) {
+            positions.append(position)
+            names.append(name)
+            spellings += Array(name.utf8)
+        }
+        var size = 64
+        while size < names.count * 4 { size *= 2 }
+        var slots = [UInt64](repeating: 0, count: size)
+        var offset = 0
+        for (index, name) in names.enumerated() {
+            let bytes = Array(name.utf8)
+            var slot = Self.slot(length: bytes.count, first: bytes[0], last: bytes[bytes.count - 1], mask: size - 1)
+            while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
+            slots[slot] = UInt64(offset) | UInt64(bytes.count) << 32 | UInt64(index + 1) << 40
+            offset += bytes.count
         }
         self.spellings = spellings
         self.names = names
-        self.offsets = offsets
-        self.byLength = byLength
         self.positions = positions
+        self.slots = slots
+    }
+
+    /// Where a name of `length` bytes starting with `first` and ending with `last` is looked
+    /// for first (either byte in any case).
+    private static func slot(length: Int, first: UInt8, last: UInt8, mask: Int) -> Int {
+        (length &* 37 &+ Int(ASCII.lower(first)) &* 7 &+ Int(ASCII.lower(last))) & mask
     }
 
     /// The lowercase spelling of `name` when it is one of these names, else nil.
@@ -65,20 +77,21 @@ struct VerbatimHeaderNames: Sendable {
 
     private func index(of input: UnsafeRawBufferPointer) -> Int? {
         let length = input.count
-        guard length > 0, length < byLength.count else { return nil }
-        // The first byte rules out most candidates before a whole comparison.
-        let first = ASCII.lower(input[0])
-        let candidates = byLength[length]
-        return spellings.withUnsafeBytes { spellings -> Int? in
-            offsets.withUnsafeBufferPointer { offsets -> Int? in
-                for index in candidates {
-                    let start = offsets[index]
-                    if spellings[start] == first,
+        guard length > 0, length <= Self.maxLength else { return nil }
+        return slots.withUnsafeBufferPointer { slots -> Int? in
+            spellings.withUnsafeBytes { spellings -> Int? in
+                let mask = slots.count - 1
+                var slot = Self.slot(length: length, first: input[0], last: input[length - 1], mask: mask)
+                while true {
+                    let entry = slots[slot]
+                    if entry == 0 { return nil }
+                    let start = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+                    if Int(truncatingIfNeeded: (entry >> 32) & 0xFF) == length, start <= spellings.count - length,
                        Self.matches(input, UnsafeRawBufferPointer(rebasing: spellings[start..<(start + length)])) {
-                        return index
+                        return Int(truncatingIfNeeded: entry >> 40) - 1
                     }
+                    slot = (slot + 1) & mask
                 }
-                return nil
             }
         }
     }

@@ -53,13 +53,16 @@ public final class LogSink: Sendable {
     /// (queue full or closed).
     @discardableResult
     public func write(_ record: LogRecord, scope: LogLineScope = .all) -> Bool {
-        core.enqueue(format.encode(record, scope: scope))
+        switch format {
+        case .json: JSONLineEncoder.withLine(record, scope: scope) { core.enqueue($0) }
+        case .text: format.encode(record, scope: scope).withUnsafeBytes { core.enqueue($0) }
+        }
     }
 
     /// Queues an already encoded line (it should end in `\n`); false when dropped.
     @discardableResult
     public func write(line: [UInt8]) -> Bool {
-        core.enqueue(line)
+        line.withUnsafeBytes { core.enqueue($0) }
     }
 
     /// Records dropped so far because the queue was full (or the sink closed).

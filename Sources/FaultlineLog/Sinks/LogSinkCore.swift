@@ -32,7 +32,7 @@ final class LogSinkCore: Sendable {
     }
 
     /// Queues `line` unless the queue is full; never blocks on I/O.
-    func enqueue(_ line: [UInt8]) -> Bool {
+    func enqueue(_ line: UnsafeRawBufferPointer) -> Bool {
         let (accepted, wakeWriter) = queue.withLock { state -> (Bool, Bool) in
             guard !state.stopping, state.records < maxRecords, state.pending.count + line.count <= maxBytes else {
                 return (false, false)

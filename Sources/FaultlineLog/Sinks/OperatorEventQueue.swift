@@ -70,7 +70,7 @@ public final class OperatorEventQueue: Sendable {
         }
         bytes.append(contentsOf: line.utf8)
         bytes.append(10)
-        guard core.enqueue(bytes) else {
+        guard bytes.withUnsafeBytes({ core.enqueue($0) }) else {
             // Not written: the notice's count waits for the next line.
             bucket.withLock { $0.unreported += missed }
             dropped.add(1, ordering: .relaxed)

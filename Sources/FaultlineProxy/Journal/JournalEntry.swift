@@ -14,9 +14,12 @@ struct JournalEntry: Sendable, Encodable {
     var startNs: UInt64
     /// Milliseconds from the journal's origin to the start; set when appended.
     var startMs = 0.0
-    var method: String?
-    var path: String?
-    var query: String?
+    let method: String?
+    let path: String?
+    let query: String?
+    /// The hash of method, path and query, made once: the journal looks the request up
+    /// twice per exchange (its own count, and the count of the entry it pushes out).
+    let requestHash: Int
     var route: String?
     var upstream: String?
     var status: Int?
@@ -59,13 +62,19 @@ struct JournalEntry: Sendable, Encodable {
     }
 
     /// The entry for the exchange `record` describes.
-    init(record: LogRecord, startNs: UInt64, session: String?, sessionUnknown: Bool, connectionRequest: Int, connection: Int) {
+    init(record: LogRecord, startNs: UInt64, session: String?, sessionUnknown: Bool, connectionRequest: Int, connection: Int,
+         scenario: ScenarioPhaseMark? = nil) {
         self.session = session
         time = record.time
         self.startNs = startNs
         method = record.method
         path = record.path
         query = record.query
+        var hasher = Hasher()
+        hasher.combine(method)
+        hasher.combine(path)
+        hasher.combine(query)
+        requestHash = hasher.finalize()
         route = record.route
         upstream = record.upstream
         status = record.statusCode
@@ -77,6 +86,7 @@ struct JournalEntry: Sendable, Encodable {
         firstByteMs = record.firstByteMs
         error = record.errorType
         self.sessionUnknown = sessionUnknown
+        self.scenario = scenario
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -115,11 +125,22 @@ struct JournalEntry: Sendable, Encodable {
 
 extension JournalEntry {
     /// What makes two entries the same request for `retry`: method, path and (redacted) query.
+    /// Hashed by the entry's `requestHash`: the strings are read again only to tell apart
+    /// two requests whose hashes collide.
     struct RequestKey: Hashable {
         let method: String?
         let path: String?
         let query: String?
+        let hash: Int
+
+        static func == (left: RequestKey, right: RequestKey) -> Bool {
+            left.hash == right.hash && left.method == right.method && left.path == right.path && left.query == right.query
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
     }
 
-    var requestKey: RequestKey { RequestKey(method: method, path: path, query: query) }
+    var requestKey: RequestKey { RequestKey(method: method, path: path, query: query, hash: requestHash) }
 }

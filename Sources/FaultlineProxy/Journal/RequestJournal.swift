@@ -58,7 +58,6 @@ final class RequestJournal: Sendable {
     /// Adds `entry`, numbering it and measuring its start from `origin`; the oldest entry
     /// makes room when the ring is full.
     func append(_ entry: consuming JournalEntry) {
-        var entry = entry
         entry.startMs = entry.startNs >= origin ? Double(entry.startNs - origin) / 1_000_000 : 0
         let key = entry.requestKey
         // Moved into the ring, never copied (a copy retains and releases each of the

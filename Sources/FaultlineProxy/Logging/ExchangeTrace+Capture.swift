@@ -15,19 +15,20 @@ extension ExchangeTrace {
         let id = RequestID.accept(head?.headers.first("x-request-id"))
         let trace = ExchangeTrace(start: now, requestID: id, request: head, scheme: scheme, log: log,
                                   clientProtocol: clientProtocol)
-        let options = log.policy.options
-        if let head, options.bodies, head.isChunked || (head.contentLength ?? 0) > 0,
-           let type = capturedContentType(of: head.headers, options) {
-            trace.requestBody = BodyCapture(contentType: type, limit: options.bodyMaxBytes)
+        // The policy, not a copy of its options: a copy retains and releases each of them.
+        let policy = log.policy
+        if let head, policy.options.bodies, head.isChunked || (head.contentLength ?? 0) > 0,
+           let type = capturedContentType(of: head.headers, policy) {
+            trace.requestBody = BodyCapture(contentType: type, limit: policy.options.bodyMaxBytes)
         }
         return trace
     }
 
-    /// The Content-Type of `headers` when `options` capture bodies of that type, else nil.
+    /// The Content-Type of `headers` when `policy` captures bodies of that type, else nil.
     /// Matched on the field's bytes: the String is made only for a body that is captured.
-    private static func capturedContentType(of headers: HTTPHeaders, _ options: LogOptions) -> String? {
+    private static func capturedContentType(of headers: HTTPHeaders, _ policy: LogPolicy) -> String? {
         guard let index = headers.firstIndex(of: "content-type"),
-              headers.withField(index, { _, value in options.bodyTypePatterns.matches(value) }) else { return nil }
+              headers.withField(index, { _, value in policy.options.bodyTypePatterns.matches(value) }) else { return nil }
         return headers.value(at: index)
     }
 
@@ -35,10 +36,10 @@ extension ExchangeTrace {
     func noteResponse(_ head: HTTPHead, now: UInt64) {
         status = head.status
         firstByte = now
-        let options = log.policy.options
-        if options.headers { responseHead = head }
-        if options.bodies, let type = Self.capturedContentType(of: head.headers, options) {
-            responseBody = BodyCapture(contentType: type, limit: options.bodyMaxBytes)
+        let policy = log.policy
+        if policy.options.headers { responseHead = head }
+        if policy.options.bodies, let type = Self.capturedContentType(of: head.headers, policy) {
+            responseBody = BodyCapture(contentType: type, limit: policy.options.bodyMaxBytes)
         }
     }
 

@@ -15,12 +15,13 @@ extension ExchangeTrace {
             return
         }
         // Not an optional: unwrapping one copies the entry, a retain of each of its strings.
-        var entry = JournalEntry(record: record, startNs: start, session: session?.id, sessionUnknown: sessionUnknown,
-                                 connectionRequest: attempt, connection: connection)
-        if let phase = scenarioPhase {
-            entry.scenario = JournalEntry.ScenarioPhaseMark(name: phase.scenario, phase: phase.index, phaseName: phase.name,
-                                                            cycle: phase.cycle)
-        }
+        // A constant: the global journal's `append` takes it as its last use, with no copy.
+        let entry = JournalEntry(record: record, startNs: start, session: session?.id, sessionUnknown: sessionUnknown,
+                                 connectionRequest: attempt, connection: connection,
+                                 scenario: scenarioPhase.map {
+                                     JournalEntry.ScenarioPhaseMark(name: $0.scenario, phase: $0.index, phaseName: $0.name,
+                                                                    cycle: $0.cycle)
+                                 })
         // The log takes the record last: it is consumed there, not copied. It is written
         // before the journals take the entry, as it always was.
         if logged { log.write(exchange: record) }
