@@ -27,7 +27,8 @@ public final class HARCapture: Sendable {
         guard record.kind == .exchange else { return }
         // Sized outside the lock: the lock then covers a few index updates only.
         let size = Self.estimatedBytes(record)
-        ring.withLock { $0.append(record, bytes: size) }
+        // The record pushed out comes back and is freed here, once the lock is released.
+        _ = ring.withLock { $0.append(record, bytes: size) }
     }
 
     /// Records held now.

@@ -34,13 +34,19 @@ struct HARCaptureRing {
     }
 
     /// Keeps `record` (of estimated size `size`), evicting the oldest records to make room;
-    /// a record that could never fit is refused and counted as dropped.
-    mutating func append(_ record: LogRecord, bytes size: Int) {
+    /// a record that could never fit is refused and counted as dropped. Returns the first
+    /// record evicted, for the caller to free once it has released its lock: freeing a record
+    /// (a few dozen strings) is most of the work of an append on a full ring.
+    mutating func append(_ record: LogRecord, bytes size: Int) -> LogRecord? {
         guard maxEntries > 0, size <= maxBytes else {
             dropped += 1
-            return
+            return nil
         }
-        while count >= maxEntries || bytes + size > maxBytes { evictOldest() }
+        var evicted: LogRecord?
+        while count >= maxEntries || bytes + size > maxBytes {
+            let oldest = evictOldest()
+            if evicted == nil { evicted = oldest }
+        }
         if count == slots.count {
             // Grow geometrically up to the limit rather than reserving `maxEntries` slots
             // up front: a large limit on a quiet proxy should cost nothing.
@@ -49,6 +55,7 @@ struct HARCaptureRing {
         slots[(head + count) % slots.count] = Slot(record: record, bytes: size)
         count += 1
         bytes += size
+        return evicted
     }
 
     /// The records, oldest first.
@@ -72,13 +79,16 @@ struct HARCaptureRing {
         return removed
     }
 
-    private mutating func evictOldest() {
-        guard count > 0 else { return }
-        bytes -= slots[head]?.bytes ?? 0
-        slots[head] = nil
+    /// Takes the oldest record out (its slot is emptied at once) and returns it.
+    @discardableResult
+    private mutating func evictOldest() -> LogRecord? {
+        guard count > 0 else { return nil }
+        let slot = slots[head].take()
+        bytes -= slot?.bytes ?? 0
         head = (head + 1) % slots.count
         count -= 1
         dropped += 1
+        return slot?.record
     }
 
     private mutating func relayout(capacity: Int) {
