@@ -19,6 +19,8 @@
 #   BENCH_SHIPPED_DEFAULTS=1  Faultline with its shipped defaults (JSON Lines to a file in the
 #                     work directory, HAR capture and the request journal on) instead of as
 #                     quiet as the peers: what the defaults cost per request
+#   BENCH_DUMP_INSTR=yes  callgrind keeps counts per instruction (with BENCH_KEEP=1, in the kept
+#                     directory's cg/), to read a hot function's code beside objdump -d
 #
 # Every proxy runs under valgrind for the whole script, one worker or thread each (the split
 # layout), so only the count matters here, never the time. Needs valgrind (Debian valgrind,
