@@ -8,7 +8,7 @@ extension ExchangeTrace {
         var record = LogRecord(kind: .exchange, time: time, requestID: requestID)
         record.clientAddress = client.ip
         record.clientPort = client.port
-        record.scheme = Self.name(of: scheme)
+        record.scheme = scheme.description
         record.protocolVersion = clientProtocol?.rawValue
         record.http2StreamID = http2StreamID.map { Int($0) }
         record.http2Error = http2Error
@@ -52,18 +52,6 @@ extension ExchangeTrace {
         for header in localHeaders {
             record.addHeader(name: header.name, value: header.value, direction: .response, policy: policy)
         }
-    }
-
-    /// The listener's scheme as a String literal: `StaticString.description` decodes its
-    /// bytes into a new String on every record.
-    static func name(of scheme: StaticString) -> String {
-        guard scheme.hasPointerRepresentation, scheme.utf8CodeUnitCount >= 4 else { return scheme.description }
-        let bytes = scheme.utf8Start
-        let http = bytes[0] == UInt8(ascii: "h") && bytes[1] == UInt8(ascii: "t") && bytes[2] == UInt8(ascii: "t")
-            && bytes[3] == UInt8(ascii: "p")
-        if http && scheme.utf8CodeUnitCount == 4 { return "http" }
-        if http && scheme.utf8CodeUnitCount == 5 && bytes[4] == UInt8(ascii: "s") { return "https" }
-        return scheme.description
     }
 
     private static func milliseconds(_ nanoseconds: UInt64) -> Double {
