@@ -11,9 +11,7 @@ enum HeadDecoding {
         let cut = bytes.isEmpty ? 0 : split % (bytes.count + 1)
         for piece in [bytes[..<cut], bytes[cut...]] where !piece.isEmpty {
             let status = piece.withUnsafeBytes { decoder.feed($0) }
-            for event in decoder.events {
-                if case .head(let head) = event { return head }
-            }
+            if decoder.events.contains(.head) { return decoder.head }
             switch status {
             case .needMore: continue
             case .messageComplete, .upgraded, .failed: return nil

@@ -15,6 +15,26 @@ public final class HTTP1Decoder {
 
     /// Events found by the last `feed` or `finish` call.
     public private(set) var events: [HTTP1DecoderEvent] = []
+    /// The head of the `.head` event among `events`, read in place (no copy) until the next
+    /// `feed`, `finish` or `reset`; a copy keeps it for longer. An addressor over memory of
+    /// the decoder's own: a `_read` accessor allocated a coroutine frame per read, and a
+    /// getter copies the head (a retain and release per buffer).
+    public var head: HTTPHead {
+        unsafeAddress { UnsafePointer(completedHead) }
+    }
+    /// Runs `body` on `head` lent without a copy. `head` itself is copied by a caller that
+    /// passes it on while it calls other code (that code could change it): a retain and
+    /// release per buffer. Here it is moved out for the call and back after it, so `head`
+    /// reads as an empty head meanwhile.
+    public func withHead<Result>(_ body: (borrowing HTTPHead) -> Result) -> Result {
+        let lent = exchange(&completedHead.pointee, with: HTTPHead())
+        let result = body(lent)
+        completedHead.pointee = consume lent
+        return result
+    }
+
+    /// The fields of the `.trailers` event among `events`, valid as long as `head` is.
+    public private(set) var trailers = HTTPHeaders()
     /// Set before feeding a response to a HEAD request: such a response has no body.
     public var responseHasNoBody = false
 
@@ -22,7 +42,10 @@ public final class HTTP1Decoder {
     /// The limits messages are held to (a recycled decoder takes the current ones).
     public private(set) var limits: HTTP1DecoderLimits
     private let parser: UnsafeMutablePointer<llhttp_t>
-    private var head = HTTPHead()
+    /// The head being decoded.
+    private var partialHead = HTTPHead()
+    /// Where `head` lives, allocated with the decoder (as `parser` is).
+    private let completedHead: UnsafeMutablePointer<HTTPHead>
     private var inTrailers = false
     /// The field section being decoded: the head's, then the trailers'.
     private var fieldSection = HTTPFieldsBuilder()
@@ -37,12 +60,7 @@ public final class HTTP1Decoder {
     /// `reason` (which writers expand to the standard text): no allocation per response for
     /// the common case.
     private var reasonIsStandard = false
-    /// The storage of the last message's head (its fields and target), taken back from
-    /// `events` when a feed clears them and reused by the next head: when nothing else holds
-    /// it any more (the exchange is over), a keep-alive message costs no allocation for them.
-    private var spareHeaders: HTTPHeaders?
-    private var spareTarget: [UInt8]?
-    /// Larger storage is let go rather than kept for the connection's life.
+    /// A head's buffers larger than this are let go rather than kept for the next message.
     private static let keptSpareBytes = 8192
     /// The last byte other than space or tab of the earlier feeds, to see what precedes a
     /// piece that starts a buffer (a fold may be fed one byte at a time).
@@ -54,6 +72,8 @@ public final class HTTP1Decoder {
         self.limits = limits
         // A message's head, body and end: room for them once, not regrown per connection.
         events.reserveCapacity(4)
+        completedHead = UnsafeMutablePointer<HTTPHead>.allocate(capacity: 1)
+        completedHead.initialize(to: HTTPHead())
         parser = UnsafeMutablePointer<llhttp_t>.allocate(capacity: 1)
         llhttp_init(parser, kind == .request ? HTTP_REQUEST : HTTP_RESPONSE, HTTP1Decoder.settings)
         parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
@@ -61,6 +81,8 @@ public final class HTTP1Decoder {
 
     deinit {
         parser.deallocate()
+        completedHead.deinitialize(count: 1)
+        completedHead.deallocate()
     }
 
     /// Puts the decoder back in the state `init` leaves it in, keeping only memory: the
@@ -71,7 +93,11 @@ public final class HTTP1Decoder {
         clearEvents()
         self.limits = limits
         responseHasNoBody = false
-        head = HTTPHead()
+        // The last head's storage stays for the next client's first head, emptied.
+        completedHead.pointee.empty(keepingBuffersUpTo: Self.keptSpareBytes)
+        completedHead.pointee.headers.removeAll(keepingCapacity: true)
+        trailers = HTTPHeaders()
+        partialHead = HTTPHead()
         inTrailers = false
         fieldSection.removeAll()
         headerBytes = 0
@@ -89,8 +115,7 @@ public final class HTTP1Decoder {
     /// Bytes of memory the decoder keeps from one message to the next (its field section's
     /// room and the last head's storage): what keeping it in a pool keeps alive.
     public var keptBytes: Int {
-        let spareFields = spareHeaders.map { $0.fields.capacity * MemoryLayout<HTTPHeaders.Field>.stride } ?? 0
-        return fieldSection.keptBytes + (spareHeaders?.bytes.capacity ?? 0) + spareFields + (spareTarget?.capacity ?? 0)
+        fieldSection.keptBytes + completedHead.pointee.bufferBytes + partialHead.bufferBytes
     }
 
     /// Decodes `bytes`, filling `events`. After `.messageComplete` call `resume()` and feed
@@ -122,17 +147,14 @@ public final class HTTP1Decoder {
         return .failed(error)
     }
 
-    /// Empties `events`, keeping a head's storage as the spare for the next head. The events
-    /// are moved out one at a time: copying a head out of the array would retain and release
-    /// each of its buffers, and `removeAll(keepingCapacity:)` goes through the generic
-    /// `replaceSubrange`, several hundred instructions for the two or three events here.
+    /// Empties `events` one at a time: `removeAll(keepingCapacity:)` goes through the generic
+    /// `replaceSubrange`, several hundred instructions for the two or three events here. The
+    /// completed head stays until the next message begins: a caller may still be reading it
+    /// (a `finish` while its exchange is handled).
     private func clearEvents() {
-        while let event = events.popLast() {
-            guard case .head(let head) = consume event else { continue }
-            if head.headers.bytes.capacity <= Self.keptSpareBytes { spareHeaders = head.headers }
-            if head.target.capacity <= Self.keptSpareBytes { spareTarget = head.target }
-        }
+        while !events.isEmpty { events.removeLast() }
     }
+
 
     /// Continues after `.messageComplete`.
     public func resume() {
@@ -202,15 +224,14 @@ extension HTTP1Decoder {
     }
 
     fileprivate func onMessageBegin() -> Int32 {
-        head = HTTPHead()
-        // The last head's storage when it is ours alone again (emptying shared storage would
-        // allocate, as making new storage does). Its fields are replaced, not emptied here:
-        // `fieldSection.copy(into:)` empties it when the section is complete.
-        if let headers = spareHeaders.take() { head.headers = headers }
-        if var target = spareTarget.take() {
-            target.removeAll(keepingCapacity: true)
-            head.target = target
-        }
+        // The last message's head was read before this feed: it becomes this one, emptied,
+        // keeping its buffers' memory when nothing else holds them any more (the exchange is
+        // over), so a keep-alive message costs no allocation for them. Swapped, not assigned:
+        // an assignment destroys a head, a release per buffer. Its fields are replaced, not
+        // emptied, here: `fieldSection.copy(into:)` does that when the section is complete.
+        swap(&partialHead, &completedHead.pointee)
+        partialHead.empty(keepingBuffersUpTo: Self.keptSpareBytes)
+        if trailers.count > 0 { trailers.removeAll(keepingCapacity: true) }
         fieldSection.removeAll()
         inTrailers = false
         fieldPart = .between
@@ -220,8 +241,8 @@ extension HTTP1Decoder {
     }
 
     fileprivate func onTarget(_ piece: UnsafeRawBufferPointer) -> Int32 {
-        head.target.append(contentsOf: piece)
-        if head.target.count > limits.maxTargetBytes {
+        partialHead.target.append(contentsOf: piece)
+        if partialHead.target.count > limits.maxTargetBytes {
             return fail(.requestLineTooLong, "request target longer than \(limits.maxTargetBytes) bytes")
         }
         return 0
@@ -235,18 +256,18 @@ extension HTTP1Decoder {
         var standard = HTTPStatus.reason(Int(parser.pointee.status_code))
         // Compared as two buffers: the generic comparison with a String's UTF8View costs more
         // than a hundred instructions even for "OK".
-        if head.reason.isEmpty && !reasonIsStandard && !piece.isEmpty
+        if partialHead.reason.isEmpty && !reasonIsStandard && !piece.isEmpty
             && standard.withUTF8({ UnsafeRawBufferPointer($0).elementsEqual(piece) }) {
             reasonIsStandard = true
             return 0
         }
         if reasonIsStandard {
             // The phrase goes on past the standard text (it arrived in pieces): keep it all.
-            head.reason.append(contentsOf: standard.utf8)
+            partialHead.reason.append(contentsOf: standard.utf8)
             reasonIsStandard = false
         }
-        head.reason.append(contentsOf: piece)
-        return head.reason.count > limits.maxTargetBytes
+        partialHead.reason.append(contentsOf: piece)
+        return partialHead.reason.count > limits.maxTargetBytes
             ? fail(.malformed, "reason phrase longer than \(limits.maxTargetBytes) bytes") : 0
     }
 
@@ -326,14 +347,14 @@ extension HTTP1Decoder {
 
     fileprivate func onHeadersComplete() -> Int32 {
         endSection()
-        fieldSection.copy(into: &head.headers)
+        fieldSection.copy(into: &partialHead.headers)
         fieldSection.removeAll()
-        return complete(exchange(&head, with: HTTPHead()))
+        return complete(exchange(&partialHead, with: HTTPHead()))
     }
 
-    /// Completes and checks a head moved out of the decoder, and moves it into the event: a
-    /// method called on the decoder's own `head` would work on a copy, and a copy retains and
-    /// releases each of the head's buffers. The event then holds the only reference to them.
+    /// Completes and checks a head moved out of the decoder, and moves it to `completedHead`:
+    /// a method called on the decoder's own `partialHead` would work on a copy, and a copy
+    /// retains and releases each of the head's buffers.
     private func complete(_ head: consuming HTTPHead) -> Int32 {
         let p = parser.pointee
         head.versionMajor = Int(p.http_major)
@@ -363,7 +384,8 @@ extension HTTP1Decoder {
         }
         inTrailers = true
         let bodiless = kind == .response && (responseHasNoBody || head.isInterim)
-        events.append(.head(consume head))
+        completedHead.pointee = consume head
+        events.append(.head)
         return bodiless ? 1 : 0
     }
 
@@ -393,9 +415,8 @@ extension HTTP1Decoder {
     fileprivate func onMessageComplete() -> Int32 {
         endSection()
         if inTrailers && fieldSection.count > 0 {
-            var trailers = HTTPHeaders()
             fieldSection.copy(into: &trailers)
-            events.append(.trailers(trailers))
+            events.append(.trailers)
         }
         events.append(.end)
         // An upgrade must surface as HPE_PAUSED_UPGRADE, so do not pause on top of it.
@@ -447,5 +468,30 @@ extension HTTP1Decoder {
         case name
         /// Value pieces are arriving; a name piece or the section's end completes the field.
         case value
+    }
+}
+
+extension HTTPHead {
+    /// Memory of the head's buffers (fields and target).
+    fileprivate var bufferBytes: Int {
+        headers.bytes.capacity + headers.fields.capacity * MemoryLayout<HTTPHeaders.Field>.stride + target.capacity
+            + reason.capacity
+    }
+
+    /// Empties the start line and flags for the next message, keeping the memory of buffers of
+    /// at most `limit` bytes (emptying a buffer something else still holds allocates, as a new
+    /// one would). The fields are left to be replaced.
+    fileprivate mutating func empty(keepingBuffersUpTo limit: Int) {
+        method = ""
+        status = 0
+        versionMajor = 1
+        versionMinor = 1
+        keepAlive = true
+        isChunked = false
+        contentLength = nil
+        isUpgrade = false
+        if target.capacity > limit { target = [] } else if !target.isEmpty { target.removeAll(keepingCapacity: true) }
+        if reason.capacity > limit { reason = [] } else if !reason.isEmpty { reason.removeAll(keepingCapacity: true) }
+        if headers.bytes.capacity > limit { headers = HTTPHeaders() }
     }
 }

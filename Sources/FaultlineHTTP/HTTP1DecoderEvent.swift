@@ -1,11 +1,14 @@
-/// What the decoder found in the bytes of one `feed` call.
-public enum HTTP1DecoderEvent: Sendable {
-    /// A complete head (request or response, interim responses included).
-    case head(HTTPHead)
+/// What the decoder found in the bytes of one `feed` call. A head and trailers stay in the
+/// decoder (`HTTP1Decoder.head`, `HTTP1Decoder.trailers`), read in place: an event that
+/// carried them would retain and release each of their buffers whenever it was copied or
+/// matched, several times per message.
+public enum HTTP1DecoderEvent: Sendable, Equatable {
+    /// A complete head (request or response, interim responses included): `HTTP1Decoder.head`.
+    case head
     /// Body bytes, as a range of the buffer passed to `feed`; valid until the next call.
     case body(Range<Int>)
-    /// Trailer fields of a chunked body.
-    case trailers(HTTPHeaders)
+    /// Trailer fields of a chunked body: `HTTP1Decoder.trailers`.
+    case trailers
     /// The message is complete.
     case end
 }

@@ -103,13 +103,13 @@ final class DemoOriginTestClient {
                 pending = try receiveSome()
                 if pending.isEmpty {
                     let status = decoder.finish()
-                    collect(decoder.events, from: [], into: &response)
+                    collect(decoder, from: [], into: &response)
                     if case .messageComplete = status { return response }
                     throw DemoOriginTestError("closed before the response was complete (\(status))")
                 }
             }
             let status = pending.withUnsafeBytes { decoder.feed($0) }
-            collect(decoder.events, from: pending, into: &response)
+            collect(decoder, from: pending, into: &response)
             switch status {
             case .needMore:
                 pending = []
@@ -122,10 +122,11 @@ final class DemoOriginTestClient {
         }
     }
 
-    private func collect(_ events: [HTTP1DecoderEvent], from buffer: [UInt8], into response: inout DemoOriginTestResponse) {
-        for event in events {
+    private func collect(_ decoder: HTTP1Decoder, from buffer: [UInt8], into response: inout DemoOriginTestResponse) {
+        for event in decoder.events {
             switch event {
-            case .head(let head):
+            case .head:
+                let head = decoder.head
                 response.status = head.status
                 response.headers = head.headers
                 response.chunked = head.isChunked

@@ -28,7 +28,7 @@ func decode(_ input: [UInt8], kind: HTTP1Decoder.Kind, cuts: [Int] = [], limits:
         pending += piece
         while !pending.isEmpty {
             let status = pending.withUnsafeBytes { decoder.feed($0) }
-            record(decoder.events, from: pending, into: &transcript)
+            record(decoder, from: pending, into: &transcript)
             switch status {
             case .needMore:
                 pending = []
@@ -46,24 +46,25 @@ func decode(_ input: [UInt8], kind: HTTP1Decoder.Kind, cuts: [Int] = [], limits:
     }
     if finish && transcript.failure == nil {
         let status = decoder.finish()
-        record(decoder.events, from: [], into: &transcript)
+        record(decoder, from: [], into: &transcript)
         if case .failed(let error) = status { transcript.failure = error }
     }
     return transcript
 }
 
-private func record(_ events: [HTTP1DecoderEvent], from buffer: [UInt8], into transcript: inout Transcript) {
-    for event in events {
+private func record(_ decoder: HTTP1Decoder, from buffer: [UInt8], into transcript: inout Transcript) {
+    for event in decoder.events {
         switch event {
-        case .head(let head):
+        case .head:
+            let head = decoder.head
             let start = head.method.isEmpty ? "\(head.status)" : "\(head.method) \(head.targetString)"
             let fields = head.headers.pairs.map { "\($0.name)=\($0.value)" }.joined(separator: ";")
             transcript.heads.append("\(start) 1.\(head.versionMinor) ka=\(head.keepAlive) chunked=\(head.isChunked) cl=\(head.contentLength.map(String.init) ?? "-") up=\(head.isUpgrade) [\(fields)]")
             transcript.bodies.append([])
         case .body(let range):
             transcript.bodies[transcript.bodies.count - 1] += buffer[range]
-        case .trailers(let fields):
-            transcript.trailers.append(fields.pairs.map { "\($0.name)=\($0.value)" })
+        case .trailers:
+            transcript.trailers.append(decoder.trailers.pairs.map { "\($0.name)=\($0.value)" })
         case .end:
             transcript.ends += 1
         }

@@ -40,9 +40,9 @@ import FaultlineHTTP
         for message in messages {
             let bytes = Array(message.utf8)
             _ = bytes.withUnsafeBytes { decoder.feed($0) }
-            for case .head(let head) in decoder.events {
-                atArrival.append(Summary(head))
-                if keepingHeads { kept.append(head) }
+            if decoder.events.contains(.head) {
+                atArrival.append(Summary(decoder.head))
+                if keepingHeads { kept.append(decoder.head) }
             }
             decoder.resume()
         }

@@ -12,7 +12,7 @@ import FaultlineHTTP
         let bytes = Array(input.utf8)
         for piece in [Array(bytes[..<cut]), Array(bytes[cut...])] where !piece.isEmpty {
             _ = piece.withUnsafeBytes { decoder.feed($0) }
-            for case .head(let head) in decoder.events { return head.reason }
+            if decoder.events.contains(.head) { return decoder.head.reason }
         }
         return nil
     }

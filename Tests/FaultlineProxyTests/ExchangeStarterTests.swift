@@ -37,7 +37,7 @@ struct ExchangeStarterTests {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { decoder.feed($0) }
         for event in decoder.events {
-            if case .head(let head) = event { return head }
+            if event == .head { return decoder.head }
         }
         throw HeadMissing(text: text)
     }

@@ -10,7 +10,7 @@ struct HeadRewriteTests {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { decoder.feed($0) }
         for event in decoder.events {
-            if case .head(let head) = event { return head }
+            if event == .head { return decoder.head }
         }
         return nil
     }

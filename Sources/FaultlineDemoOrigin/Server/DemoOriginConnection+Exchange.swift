@@ -7,8 +7,8 @@ extension DemoOriginConnection {
     /// Acts on one decoder event; body ranges index `buffer`.
     func handle(_ event: HTTP1DecoderEvent, in buffer: UnsafeRawBufferPointer) {
         switch event {
-        case .head(let head):
-            begin(head)
+        case .head:
+            begin(decoder.head)
         case .body(let range):
             receiveBody(UnsafeRawBufferPointer(rebasing: buffer[range]))
         case .trailers:

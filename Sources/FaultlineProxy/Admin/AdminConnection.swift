@@ -111,8 +111,8 @@ final class AdminConnection: StreamSocketDelegate, RequestInputOwner {
             var complete = false
             for event in decoder.events {
                 switch event {
-                case .head(let decoded):
-                    head = decoded
+                case .head:
+                    head = decoder.head
                     body = []
                 case .body(let range):
                     body.append(contentsOf: input[range])

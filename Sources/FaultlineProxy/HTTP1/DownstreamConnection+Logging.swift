@@ -19,6 +19,16 @@ extension DownstreamConnection {
         return trace
     }
 
+    /// Starts the record of a request read whole. Whether one is kept is asked first: an
+    /// autoclosure over a borrowed head was compiled into a copy of it made on every request,
+    /// log off included (a retain and a release per buffer).
+    func startTrace(reading head: borrowing HTTPHead, log: TrafficLog, inSession: Bool) -> ExchangeTrace? {
+        guard ExchangeTrace.isWanted(log: log, journaled: inSession || context.state.keepsExchangeRecords) else {
+            return startTrace(nil, log: log, inSession: inSession)
+        }
+        return startTrace(copy head, log: log, inSession: inSession)
+    }
+
     /// Writes the record of the exchange that just ended, if one was started.
     func endTrace() {
         guard let trace else { return }

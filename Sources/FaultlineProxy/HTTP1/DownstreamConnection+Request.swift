@@ -20,14 +20,12 @@ extension DownstreamConnection {
                 deadline.arm(.clientHeader, now: context.loop.now, milliseconds: context.snapshot.config.clientTimeouts.headerMs)
             }
             let status = decoder.feed(input)
-            // By index: each event is matched in place rather than copied out whole (a head
-            // event carries a whole head).
-            let events = decoder.events
-            for index in events.indices {
+            for event in decoder.events {
                 guard !phase.isClosed else { return }
-                switch events[index] {
-                case .head(let head):
-                    beginExchange(head)
+                switch event {
+                case .head:
+                    // Lent by the decoder: a copy would retain and release each of its buffers.
+                    decoder.withHead { beginExchange($0) }
                 case .body(let range):
                     let part = UnsafeRawBufferPointer(rebasing: input[range])
                     if case .holding(let held) = phase {
@@ -36,8 +34,12 @@ extension DownstreamConnection {
                     }
                     guard let exchange else { continue }
                     run(exchange.machine.requestBodyReceived(count: part.count), on: exchange, inHand: .body(part))
-                case .trailers(let trailers):
-                    if case .holding(let held) = phase { held.trailers = trailers } else { exchange?.keepRequestTrailers(trailers) }
+                case .trailers:
+                    if case .holding(let held) = phase {
+                        held.trailers = decoder.trailers
+                    } else {
+                        exchange?.keepRequestTrailers(decoder.trailers)
+                    }
                 case .end:
                     if case .holding(let held) = phase {
                         release(held, ended: true)
@@ -108,7 +110,7 @@ extension DownstreamConnection {
         // The record keeps the target as received (its userinfo is redacted there); routing
         // and the upstream see the origin form.
         let membership = membership(of: received)
-        let trace = startTrace(copy received, log: context.snapshot.log, inSession: membership.session != nil)
+        let trace = startTrace(reading: received, log: context.snapshot.log, inSession: membership.session != nil)
         currentDestination = interception?.destination
         // The head is read where it lies (in the decoder's event) and copied only when it is
         // changed: a copy of a head retains and releases each of its buffers, and a

@@ -10,7 +10,7 @@ extension ExchangeTrace {
     /// it, a retain and a release for each of its buffers, on every request, log off included.
     static func start(_ request: @autoclosure () -> HTTPHead?, log: TrafficLog, scheme: StaticString, now: UInt64,
                       clientProtocol: ClientProtocolVersion? = nil, journaled: Bool = false) -> ExchangeTrace? {
-        guard log.isEnabled || journaled else { return nil }
+        guard isWanted(log: log, journaled: journaled) else { return nil }
         let head = request()
         let id = RequestID.accept(head?.headers.first("x-request-id"))
         let trace = ExchangeTrace(start: now, requestID: id, request: head, scheme: scheme, log: log,
@@ -22,6 +22,11 @@ extension ExchangeTrace {
             trace.requestBody = BodyCapture(contentType: type, limit: policy.options.bodyMaxBytes)
         }
         return trace
+    }
+
+    /// Whether an exchange gets a record: the log or the HAR capture is on, or a journal wants it.
+    static func isWanted(log: TrafficLog, journaled: Bool) -> Bool {
+        log.isEnabled || journaled
     }
 
     /// The Content-Type of `headers` when `policy` captures bodies of that type, else nil.

@@ -65,23 +65,22 @@ extension UpstreamConnection {
     private func deliver(_ events: [HTTP1DecoderEvent], from input: UnsafeRawBufferPointer,
                          to owner: UpstreamLegOwner) -> Bool {
         var ended = false
-        // Matched in place: copying each event (a head holds its fields) out of the array
-        // costs on every response.
-        for index in events.indices {
+        for event in events {
             guard lifecycle.owner != nil else { return false }
-            switch events[index] {
-            case .head(let head):
-                let kind: UpstreamConnectionLifecycle.Head = head.status == 101 ? .switchingProtocols
-                    : head.isInterim ? .interim : .final(keepAlive: head.keepAlive)
+            switch event {
+            case .head:
+                let status = decoder.head.status
+                let kind: UpstreamConnectionLifecycle.Head = status == 101 ? .switchingProtocols
+                    : decoder.head.isInterim ? .interim : .final(keepAlive: decoder.head.keepAlive)
                 guard lifecycle.headArrived(kind) else {
                     fail(.malformed("a response head where none was expected"))
                     return false
                 }
-                owner.upstream(.http1(self), reported: .head(head))
+                owner.upstream(.http1(self), reported: .head(decoder.head))
             case .body(let range):
                 owner.upstream(.http1(self), reported: .body(UnsafeRawBufferPointer(rebasing: input[range])))
-            case .trailers(let trailers):
-                owner.upstream(.http1(self), reported: .trailers(trailers))
+            case .trailers:
+                owner.upstream(.http1(self), reported: .trailers(decoder.trailers))
             case .end:
                 ended = true
             }
