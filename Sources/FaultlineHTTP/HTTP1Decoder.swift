@@ -148,9 +148,9 @@ public final class HTTP1Decoder {
     }
 
     /// Empties `events` one at a time: `removeAll(keepingCapacity:)` goes through the generic
-    /// `replaceSubrange`, several hundred instructions for the two or three events here. The
-    /// completed head stays until the next message begins: a caller may still be reading it
-    /// (a `finish` while its exchange is handled).
+    /// `replaceSubrange`, about a hundred instructions more for the two or three events here.
+    /// The completed head stays until the next message begins: a caller may still be reading
+    /// it (a `finish` while its exchange is handled).
     private func clearEvents() {
         while !events.isEmpty { events.removeLast() }
     }

@@ -15,7 +15,9 @@ extension ExchangeHost {
         if let destination = exchange.destination, destination.address == nil {
             guard lookUp(destination, for: exchange) else { return }
         }
-        guard let address = exchange.destination?.address ?? exchange.snapshot.address(ofUpstream: route.upstream.name) else {
+        // Looked up once: a lookup hashes the upstream's name.
+        let configured = exchange.destination == nil ? exchange.snapshot.endpoint(ofUpstream: route.upstream.name) : nil
+        guard let address = exchange.destination?.address ?? configured?.address else {
             run(exchange.machine.upstreamFailed(.noAddress(upstream: route.upstream.name), attempt: UpstreamAttemptFacts()),
                 on: exchange)
             return
@@ -37,7 +39,7 @@ extension ExchangeHost {
             security = forwarded.security
             pool = forwarded.pool
         } else {
-            security = exchange.snapshot.security(ofUpstream: route.upstream.name)
+            security = configured?.security
             pool = context.pool
         }
         let connection: UpstreamConnection

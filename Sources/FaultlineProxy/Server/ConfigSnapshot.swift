@@ -16,13 +16,13 @@ public final class ConfigSnapshot: Sendable {
     public let routes: RouteTable
     /// Increases by one on every successful reload.
     public let generation: Int
-    private let addresses: [String: SocketAddress]
+    /// Per upstream name, its resolved address and TLS settings: one lookup per request.
+    private let endpoints: [String: UpstreamPool.Key]
     /// Per listener (same order as the config), the TLS context if the listener speaks TLS.
     let listenerTLS: [TLSServerContext?]
     /// Per listener, the interception context of a forward-proxy listener (its CA and leaf
     /// cache), kept across reloads while the CA files stay the same.
     let interceptors: [TLSInterceptor?]
-    private let security: [String: UpstreamSecurity]
     /// Decides which faults fire; its counters live as long as this snapshot.
     public let faults: FaultDecider
     /// Bodies of status faults that name a file, read once here rather than per request.
@@ -128,8 +128,9 @@ public final class ConfigSnapshot: Sendable {
                                    inheriting: previous?.faults)
         self.faultBodies = faultBodies
         self.generation = generation
-        self.addresses = addresses
-        self.security = security
+        var endpoints: [String: UpstreamPool.Key] = [:]
+        for (name, address) in addresses { endpoints[name] = UpstreamPool.Key(address: address, security: security[name]) }
+        self.endpoints = endpoints
         self.listenerTLS = listenerTLS
         self.interceptors = interceptors
         interceptorFiles = config.listeners.map { $0.forward.map { [$0.caCertificatePath, $0.caKeyPath] } ?? [] }
@@ -158,14 +159,19 @@ public final class ConfigSnapshot: Sendable {
         config.upstreams.first { $0.host == target.host && $0.port == target.port && $0.isTLS == tls }
     }
 
+    /// The resolved address of the upstream named `name` and its TLS settings (nil for http).
+    func endpoint(ofUpstream name: String) -> UpstreamPool.Key? {
+        endpoints[name]
+    }
+
     /// The resolved address of the upstream named `name`.
     func address(ofUpstream name: String) -> SocketAddress? {
-        addresses[name]
+        endpoints[name]?.address
     }
 
     /// The TLS settings of the upstream named `name`, if it is https.
     func security(ofUpstream name: String) -> UpstreamSecurity? {
-        security[name]
+        endpoints[name]?.security
     }
 
     /// A drill certificate replaces the normal one, so a team can prove their app refuses it.
