@@ -17,6 +17,36 @@ struct HeadRewriteTests {
 
     private let upstream = UpstreamConfig(name: "o", host: "origin.internal", port: 8081)
 
+    /// The arrays of ended exchanges' heads hold the next heads: a head written into one that
+    /// held a longer head carries nothing of it, and a head something still holds (an exchange
+    /// not yet gone) is never changed by a later one.
+    @Test func headArraysTakenBackCarryNothingOfTheirLastHeadAndHeldOnesStayAsTheyWere() throws {
+        let scratch = HeadScratch()
+        let long = try #require(head("GET /a/long/target?q=1 HTTP/1.1\r\nHost: app.example\r\nX-Long: "
+            + String(repeating: "l", count: 300) + "\r\n\r\n"))
+        let small = try #require(head("GET /s HTTP/1.1\r\nHost: a.example\r\n\r\n"))
+        let write = { (head: HTTPHead) in
+            RequestHeadWriter.upstreamHead(for: head, framing: .none, clientIP: "1.2.3.4", scheme: "http", upstream: self.upstream,
+                                           upgrade: false, scratch: scratch)
+        }
+        let alone = RequestHeadWriter.upstreamHead(for: small, framing: .none, clientIP: "1.2.3.4", scheme: "http", upstream: upstream,
+                                                   upgrade: false)
+        // Taken back and no longer held: the next head reuses the array.
+        scratch.takeBack(.http1(write(long)))
+        #expect(write(small) == alone)
+        // Taken back but still held (its exchange lives on): the holder's bytes stay.
+        let held = write(long)
+        let heldCopy = Array(held)
+        scratch.takeBack(.http1(held))
+        #expect(write(small) == alone)
+        #expect(held == heldCopy)
+        // Whatever came back before (an unusually large head, no head), the next head is right.
+        let huge = try #require(head("GET / HTTP/1.1\r\nHost: a\r\nX-Huge: " + String(repeating: "h", count: 10_000) + "\r\n\r\n"))
+        scratch.takeBack(.http1(write(huge)))
+        scratch.takeBack(.none)
+        #expect(write(small) == alone)
+    }
+
     /// A loop composes every head in one scratch buffer: a head written after a larger one (and
     /// after one that outgrew what the buffer keeps) carries nothing of it.
     @Test func headsComposedInOneScratchBufferCarryNothingOfTheLastOne() throws {

@@ -32,8 +32,10 @@ struct HTTP1RequestHeadSink: RequestHeadSink, ~Copyable {
         out = buffer
     }
 
-    /// The head's bytes.
-    var bytes: [UInt8] { out.array }
+    /// Replaces the contents of `array` with the head's bytes.
+    func copy(into array: inout [UInt8]) {
+        out.copy(into: &array)
+    }
 
     /// The buffer, for the next head.
     consuming func release() -> LineBuffer { out }

@@ -18,11 +18,12 @@ enum RequestHeadWriter {
         // so the head is composed without regrowing.
         let capacity = head.headers.bytes.count * 2 + head.target.count + head.method.utf8.count
             + upstream.hostHeaderValue.utf8.count + clientIP.utf8.count + (requestID?.utf8.count ?? 0) + 256
-        return (scratch ?? HeadScratch()).compose { buffer in
+        let scratch = scratch ?? HeadScratch()
+        return scratch.compose { buffer in
             var sink = HTTP1RequestHeadSink(buffer: consume buffer, capacity: capacity)
             write(head, framing: framing, clientIP: clientIP, scheme: scheme, upstream: upstream, upgrade: upgrade,
                   requestID: requestID, dropping: dropped, into: &sink)
-            let bytes = sink.bytes
+            let bytes = scratch.finishedHead(sink)
             buffer = sink.release()
             return bytes
         }
