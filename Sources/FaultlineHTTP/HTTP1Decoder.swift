@@ -155,7 +155,6 @@ public final class HTTP1Decoder {
         while !events.isEmpty { events.removeLast() }
     }
 
-
     /// Continues after `.messageComplete`.
     public func resume() {
         if paused {
