@@ -29,12 +29,12 @@ import FaultlineHTTP
     @Test func withHeadLendsTheHeadAndPutsItBack() {
         let decoder = HTTP1Decoder(kind: .response)
         _ = Self.feed(decoder, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nX-Kept: yes\r\n\r\n")
-        let (status, targetWhileLent) = decoder.withHead { head in
+        let (status, statusWhileLent) = decoder.withHead { head in
             (head.status, decoder.head.status)
         }
         #expect(status == 404)
         // While lent, the decoder's own slot is empty: nothing reads a stale copy.
-        #expect(targetWhileLent == 0)
+        #expect(statusWhileLent == 0)
         #expect(decoder.head.status == 404)
         #expect(decoder.head.headers.first("x-kept") == "yes")
     }

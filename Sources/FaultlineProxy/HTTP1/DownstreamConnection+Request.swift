@@ -112,9 +112,9 @@ extension DownstreamConnection {
         let membership = membership(of: received)
         let trace = startTrace(reading: received, log: context.snapshot.log, inSession: membership.session != nil)
         currentDestination = interception?.destination
-        // The head is read where it lies (in the decoder's event) and copied only when it is
-        // changed: a copy of a head retains and releases each of its buffers, and a
-        // `consuming` head read in several places was copied once per read.
+        // The head is read where the decoder lends it and copied only when it is changed: a
+        // copy of a head retains and releases each of its buffers, and a `consuming` head read
+        // in several places was copied once per read.
         if isForwardListener, let forward {
             var head = copy received
             switch admitForward(&head, config: forward) {

@@ -244,7 +244,6 @@ final class DownstreamConnection: StreamSocketDelegate {
     func cancelExchange() {
         guard let exchange else { return }
         context.exchangeEnded(exchange)
-        context.headScratch.takeBack(exchange.upstreamHead)
         exchange.cancel(on: context.loop)
         phase = .idle
     }

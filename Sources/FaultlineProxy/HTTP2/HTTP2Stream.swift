@@ -224,7 +224,6 @@ final class HTTP2Stream {
     func endExchange() {
         if let exchange {
             context.exchangeEnded(exchange)
-            context.headScratch.takeBack(exchange.upstreamHead)
             exchange.cancel(on: context.loop)
         }
         phase = .finished

@@ -3,8 +3,8 @@ extension LoopContext {
     /// Counts an exchange that just ended, however it ended (completed, refused, failed, cut):
     /// its route, the status its client got and its duration, from `Exchange.startedAt` to
     /// now; and its upstream's connect or TLS error, if that is how it failed. Call once per
-    /// exchange, as its adapter drops it.
-    func exchangeEnded(_ exchange: Exchange) {
+    /// exchange, from `exchangeEnded`.
+    func countEnded(_ exchange: Exchange) {
         let now = loop.now
         let started = exchange.startedAt
         let elapsed = started > 0 && now > started ? now - started : 0
@@ -24,8 +24,8 @@ extension LoopContext {
     func publishIdleConnections() {
         let snapshot = self.snapshot
         var idle = snapshot.config.upstreams.map { upstream -> (upstream: String, count: Int) in
-            guard let address = snapshot.address(ofUpstream: upstream.name) else { return (upstream.name, 0) }
-            return (upstream.name, pool.idleCount(address, security: snapshot.security(ofUpstream: upstream.name)))
+            guard let endpoint = snapshot.endpoint(ofUpstream: upstream.name) else { return (upstream.name, 0) }
+            return (upstream.name, pool.idleCount(endpoint.address, security: endpoint.security))
         }
         if snapshot.servesForwardProxy { idle.append((ProxyMetrics.forwardUpstream, forwardPools.idleConnections)) }
         metrics.publishIdle(idle)

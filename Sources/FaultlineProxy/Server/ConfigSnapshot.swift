@@ -164,11 +164,6 @@ public final class ConfigSnapshot: Sendable {
         endpoints[name]
     }
 
-    /// The resolved address of the upstream named `name`.
-    func address(ofUpstream name: String) -> SocketAddress? {
-        endpoints[name]?.address
-    }
-
     /// The TLS settings of the upstream named `name`, if it is https.
     func security(ofUpstream name: String) -> UpstreamSecurity? {
         endpoints[name]?.security

@@ -65,11 +65,7 @@ final class LoopContext: @unchecked Sendable {
 
     /// The pool keys (address and TLS settings) of every upstream `snapshot` configures.
     static func poolKeys(of snapshot: ConfigSnapshot) -> [UpstreamPool.Key] {
-        snapshot.config.upstreams.compactMap { upstream in
-            snapshot.address(ofUpstream: upstream.name).map {
-                UpstreamPool.Key(address: $0, security: snapshot.security(ofUpstream: upstream.name))
-            }
-        }
+        snapshot.config.upstreams.compactMap { snapshot.endpoint(ofUpstream: $0.name) }
     }
 
     /// Starts the deadline sweep; call on the loop's thread.
@@ -134,6 +130,14 @@ final class LoopContext: @unchecked Sendable {
     }
 
     /// Called by a connection when it has closed for good.
+    /// An exchange its adapter (an HTTP/1 connection, an HTTP/2 stream) drops, however it
+    /// ended: counted in the metrics, and the array of its upstream head taken back for the
+    /// next head. Call once per exchange.
+    func exchangeEnded(_ exchange: Exchange) {
+        countEnded(exchange)
+        headScratch.takeBack(exchange.upstreamHead)
+    }
+
     func connectionClosed(_ connection: any ClientConnection) {
         if clients.removeValue(forKey: ObjectIdentifier(connection)) != nil {
             connections.release()
