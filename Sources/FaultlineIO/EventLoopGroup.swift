@@ -10,8 +10,9 @@ public final class EventLoopGroup: Sendable {
     /// The loops' threads, until `stop()` has waited for them.
     private let threads: Mutex<[pthread_t]>
 
-    /// Creates `count` loops and starts a thread for each.
-    public init(count: Int) throws(IOError) {
+    /// Creates `count` loops and starts a thread for each, named `name-N` after its loop's index
+    /// (as `top -H` and `/proc/PID/task/TID/comm` show it).
+    public init(count: Int, name: String = "loop") throws(IOError) {
         var loops: [EventLoop] = []
         for index in 0..<max(1, count) {
             loops.append(try EventLoop(index: index))
@@ -20,7 +21,9 @@ public final class EventLoopGroup: Sendable {
         var started: [pthread_t] = []
         do {
             for loop in loops {
-                started.append(try EventLoopThread.start { loop.run() })
+                let thread = try EventLoopThread.start { loop.run() }
+                started.append(thread)
+                CPUAffinity.name(thread, "\(name)-\(loop.index)")
             }
         } catch {
             for loop in loops { loop.stop() }
@@ -28,6 +31,28 @@ public final class EventLoopGroup: Sendable {
             throw error
         }
         threads = Mutex(started)
+    }
+
+    /// Binds each loop's thread to the CPU of the same index in `cpus` (one per loop), so that
+    /// every loop keeps its core: no migrations, and two loops never take turns on one core
+    /// while another stands idle. All or none: if one binding fails, the threads bound before
+    /// it may run anywhere again, and the error says which CPU failed.
+    public func pin(to cpus: [Int]) throws(IOError) {
+        guard cpus.count == loops.count else {
+            throw IOError("bind \(loops.count) loop thread(s) to \(cpus.count) CPU(s)", code: EINVAL)
+        }
+        let running = threads.withLock { $0 }
+        guard running.count == cpus.count else {
+            throw IOError("bind stopped loop threads to CPUs", code: ESRCH)
+        }
+        for (index, thread) in running.enumerated() {
+            do {
+                try CPUAffinity.pin(thread, to: cpus[index])
+            } catch {
+                for bound in running.prefix(index) { CPUAffinity.unpin(bound) }
+                throw error
+            }
+        }
     }
 
     /// Runs `task` on every loop.

@@ -11,6 +11,8 @@ struct ConfigValidationTests {
         (minimal(#""workers": "4""#), #"workers: expected an integer 0...256, got "4""#),
         (minimal(#""workers": 1.5"#), "workers: expected an integer 0...256, got 1.5"),
         (minimal(#""workers": true"#), "workers: expected an integer 0...256, got true"),
+        (minimal(#""worker_affinity": "always""#), #"worker_affinity: expected "auto" or "none", got "always""#),
+        (minimal(#""worker_affinity": false"#), #"worker_affinity: expected "auto" or "none", got false"#),
         (minimal(#""seed": -1"#), "seed: expected an unsigned integer 0...18446744073709551615, got -1"),
         (minimal(#""seed": null"#), "seed: expected an unsigned integer 0...18446744073709551615, got null"),
         (minimal(#""log": "json""#), #"log: expected an object, got "json""#),
@@ -156,7 +158,7 @@ struct ConfigValidationTests {
         (minimal(#""listener": []"#), #"listener: unknown key; did you mean "listeners"?"#),
         (minimal(#""Seed": 1"#), #"Seed: unknown key; did you mean "seed"?"#),
         (minimal(#""zzz": 1"#),
-         "zzz: unknown key (known: workers, listeners, admin, demo_origin, upstreams, routes, timeouts_ms, limits, seed, fault_headers, log, har, http2, sessions, journal, scenarios, $schema)"),
+         "zzz: unknown key (known: workers, worker_affinity, listeners, admin, demo_origin, upstreams, routes, timeouts_ms, limits, seed, fault_headers, log, har, http2, sessions, journal, scenarios, $schema)"),
         (withRoute(#"{"upstream": "demo", "mach": {}}"#), #"routes[0].mach: unknown key; did you mean "match"?"#),
         (withRoute(#"{"upstream": "demo", "match": {"paht_prefix": "/"}}"#),
          #"routes[0].match.paht_prefix: unknown key; did you mean "path_prefix"?"#),
@@ -205,7 +207,7 @@ struct ConfigValidationTests {
         }
         """#
         #expect(configErrors(json) == [
-            #"colour: unknown key (known: workers, listeners, admin, demo_origin, upstreams, routes, timeouts_ms, limits, seed, fault_headers, log, har, http2, sessions, journal, scenarios, $schema)"#,
+            #"colour: unknown key (known: workers, worker_affinity, listeners, admin, demo_origin, upstreams, routes, timeouts_ms, limits, seed, fault_headers, log, har, http2, sessions, journal, scenarios, $schema)"#,
             "workers: expected an integer 0...256, got -1",
             #"listeners[0].address: expected host:port, got "8080""#,
             #"listeners[1].tls.certificate: cannot read "/nonexistent/x.pem": No such file or directory"#,

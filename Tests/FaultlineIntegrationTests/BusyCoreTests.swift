@@ -15,7 +15,7 @@ struct BusyCoreTests {
     private static let requests = 200
 
     @Test func aBusyProcessOnTheProxysCoreDoesNotTakeATimeSlicePerRequest() async throws {
-        let cpus = try Self.allowedCPUs()
+        let cpus = try ProcessStatus.allowedCPUs(inFile: "/proc/self/status")
         guard let shared = cpus.last, let other = cpus.first, other != shared else {
             throw TestFailure("this test needs two CPUs (one shared by the proxy and a busy process); allowed: \(cpus)")
         }
@@ -56,20 +56,6 @@ struct BusyCoreTests {
         try await Deadline.poll("curl's output to end", timeout: .seconds(10)) { child.output.isFinished ? () : nil }
         guard status == 0 else { throw TestFailure("curl exited with \(status): \(child.output.text)") }
         return child.output.lines.map(\.text)
-    }
-
-    /// The CPUs this process may run on, from `Cpus_allowed_list` (ranges such as `0-1` or `0,2-3`).
-    private static func allowedCPUs() throws -> [Int] {
-        guard let list = ProcessStatus.value("Cpus_allowed_list", inFile: "/proc/self/status") else {
-            throw TestFailure("no Cpus_allowed_list in /proc/self/status")
-        }
-        return try list.split(separator: ",").flatMap { range -> ClosedRange<Int> in
-            let ends = range.split(separator: "-").compactMap { Int($0) }
-            guard let low = ends.first, let high = ends.last, low <= high else {
-                throw TestFailure("unreadable Cpus_allowed_list: \(list)")
-            }
-            return low...high
-        }
     }
 
     /// The involuntary context switches of every thread of `pid` so far.

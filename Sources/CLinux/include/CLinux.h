@@ -21,6 +21,16 @@
 #include <stdint.h>
 
 int cl_accept4(int fd, struct sockaddr *addr, socklen_t *len);
+/* The CPUs the calling thread may run on (its affinity mask), ascending, at most `capacity` of
+   them written to `cpus`; returns how many, or -1 with errno set. */
+int cl_allowed_cpus(int *cpus, int capacity);
+/* Binds `thread` to the one CPU `cpu`; returns 0 or an errno value. */
+int cl_pin_thread(pthread_t thread, int cpu);
+/* Lets `thread` run on every CPU the calling thread may run on; returns 0 or an errno value. */
+int cl_unpin_thread(pthread_t thread);
+/* Names `thread` (as top -H and /proc/PID/task/TID/comm show it), cut to 15 bytes; returns 0
+   or an errno value. */
+int cl_name_thread(pthread_t thread, const char *name);
 static inline int cl_socket_nonblocking(int domain, int type) {
     return socket(domain, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 }

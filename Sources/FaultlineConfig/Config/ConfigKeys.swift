@@ -2,7 +2,7 @@
 /// listed in messages. The schema test compares these with `config/faultline.schema.json`.
 enum ConfigKeys {
     static let topLevel = [
-        "workers", "listeners", "admin", "demo_origin", "upstreams", "routes",
+        "workers", "worker_affinity", "listeners", "admin", "demo_origin", "upstreams", "routes",
         "timeouts_ms", "limits", "seed", "fault_headers", "log", "har", "http2", "sessions", "journal", "scenarios", "$schema",
     ]
     static let listener = ["address", "tls", "h2c", "mode", "forward", "defer_accept"]

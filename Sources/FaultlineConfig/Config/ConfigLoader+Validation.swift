@@ -5,6 +5,7 @@ extension ConfigLoader {
             return nil
         }
         let workers = top.int("workers", in: 0...256, default: 0, &diagnostics)
+        let workerAffinity = top.choice("worker_affinity", default: WorkerAffinity.auto, &diagnostics)
         let listeners = readListeners(top, context, &diagnostics)
         let admin = readAdmin(top, context, &diagnostics)
         let demoOrigin = top.object("demo_origin", known: ConfigKeys.demoOrigin, &diagnostics)
@@ -26,7 +27,7 @@ extension ConfigLoader {
         // `$schema` lets editors find config/faultline.schema.json; the loader only checks its type.
         _ = top.string("$schema", expected: "a string", &diagnostics)
         return ProxyConfig(
-            workers: workers, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
+            workers: workers, workerAffinity: workerAffinity, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
             upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts,
             limits: limits, seed: seed, faultHeaders: faultHeaders, log: log, har: har, http2: http2,
             sessions: sessions, journal: journal, scenarios: scenarios)

@@ -13,7 +13,7 @@ extension ProxyConfig {
                                               forward: listeners[0].forward, deferAccept: listeners[0].deferAccept)
             }
         }
-        return ProxyConfig(workers: workers ?? self.workers, listeners: listeners, admin: adminOverride ?? admin,
+        return ProxyConfig(workers: workers ?? self.workers, workerAffinity: workerAffinity, listeners: listeners, admin: adminOverride ?? admin,
                            demoOrigin: demoOrigin, upstreams: upstreams, routes: routes,
                            clientTimeouts: clientTimeouts, limits: limits, seed: seed,
                            faultHeaders: faultHeaders, log: log, har: har, http2: http2,

@@ -2,6 +2,8 @@
 public struct ProxyConfig: Sendable, Equatable {
     /// Number of event loops; 0 means one per CPU core.
     public let workers: Int
+    /// Whether the workers are bound to CPUs, one each; read at start only.
+    public let workerAffinity: WorkerAffinity
     /// Addresses the proxy accepts client connections on (never empty when loaded).
     public let listeners: [ListenerConfig]
     /// The admin API listener, if configured.
@@ -36,6 +38,7 @@ public struct ProxyConfig: Sendable, Equatable {
     /// Creates a configuration; upstreams are sorted by name so lookups and output are stable.
     public init(
         workers: Int = 0,
+        workerAffinity: WorkerAffinity = .auto,
         listeners: [ListenerConfig],
         admin: AdminConfig? = nil,
         demoOrigin: DemoOriginConfig? = nil,
@@ -53,6 +56,7 @@ public struct ProxyConfig: Sendable, Equatable {
         scenarios: [ScenarioConfig] = []
     ) {
         self.workers = workers
+        self.workerAffinity = workerAffinity
         self.listeners = listeners
         self.admin = admin
         self.demoOrigin = demoOrigin

@@ -152,7 +152,7 @@ extension ProxyConfig {
             }
             return ListenerConfig(address: listener.address, tls: listener.tls, h2c: listener.h2c, forward: forward)
         }
-        return ProxyConfig(workers: workers, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
+        return ProxyConfig(workers: workers, workerAffinity: workerAffinity, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
                            upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts, limits: limits,
                            seed: seed, faultHeaders: faultHeaders, log: log, har: har, http2: http2,
                            sessions: sessions, journal: journal)

@@ -12,7 +12,7 @@ extension ProxyEvent {
             .pinWarning(upstream: upstream, message: redactor.redact(text: message, field: "event").text)
         case .reloadFailed(let message):
             .reloadFailed(redactor.redact(text: message, field: "event").text)
-        case .listening, .adminListening, .scenario, .reloaded, .draining, .drained, .connectionsCapped:
+        case .workers, .listening, .adminListening, .scenario, .reloaded, .draining, .drained, .connectionsCapped:
             self
         }
     }

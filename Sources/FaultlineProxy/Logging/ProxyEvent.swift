@@ -2,6 +2,8 @@ import FaultlineIO
 
 /// Notable things the proxy reports; the executable decides how to show them.
 public enum ProxyEvent: Sendable {
+    /// The workers started, bound to CPUs or not (`worker_affinity`).
+    case workers(count: Int, placement: WorkerPlacement)
     /// A listener is accepting connections at this address.
     case listening(SocketAddress)
     /// The admin API is accepting connections at this address.

@@ -24,7 +24,16 @@ public final class ProxyServer: Sendable {
     public init(config: ProxyConfig, events: @escaping @Sendable (ProxyEvent) -> Void) throws {
         let snapshot = try ConfigSnapshot(config: config, generation: 1)
         let workers = config.workers > 0 ? config.workers : ProxyServer.processorCount()
-        let group = try EventLoopGroup(count: workers)
+        let group = try EventLoopGroup(count: workers, name: "worker")
+        var placement = WorkerPlacement.choose(workers: workers, affinity: config.workerAffinity,
+                                               allowedCPUs: CPUAffinity.allowedCPUs())
+        if case .pinned(let cpus) = placement {
+            do {
+                try group.pin(to: cpus)
+            } catch {
+                placement = .floating(reason: "binding them to CPUs \(WorkerPlacement.list(cpus)) failed: \(error)")
+            }
+        }
         var perLoop: [[(fd: Int32, listener: Int)]] = Array(repeating: [], count: group.loops.count)
         var bound: [SocketAddress] = []
         do {
@@ -83,6 +92,7 @@ public final class ProxyServer: Sendable {
         } else {
             admin = nil
         }
+        events(.workers(count: group.loops.count, placement: placement))
         state.ownAddresses.withLock { $0 = bound + (admin.map { [$0.boundAddress] } ?? []) }
         for address in bound { events(.listening(address)) }
         state.warnIfCapped(config.limits)

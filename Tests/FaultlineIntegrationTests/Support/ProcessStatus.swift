@@ -1,4 +1,5 @@
 import Foundation
+import FaultlineTestSupport
 
 /// Fields of a `status` file in /proc (`/proc/PID/status`, `/proc/PID/task/TID/status`).
 enum ProcessStatus {
@@ -15,5 +16,20 @@ enum ProcessStatus {
     /// `nonvoluntary_ctxt_switches`); nil when unreadable or absent.
     static func number(_ field: String, inFile path: String) -> Int? {
         value(field, inFile: path)?.split(separator: " ").first.flatMap { Int($0) }
+    }
+
+    /// The CPUs of the `Cpus_allowed_list` line of the status file at `path` (ranges such as
+    /// `0-1` or `0,2-3`), ascending.
+    static func allowedCPUs(inFile path: String) throws -> [Int] {
+        guard let list = value("Cpus_allowed_list", inFile: path) else {
+            throw TestFailure("no Cpus_allowed_list in \(path)")
+        }
+        return try list.split(separator: ",").flatMap { range -> ClosedRange<Int> in
+            let ends = range.split(separator: "-").compactMap { Int($0) }
+            guard let low = ends.first, let high = ends.last, low <= high else {
+                throw TestFailure("unreadable Cpus_allowed_list in \(path): \(list)")
+            }
+            return low...high
+        }
     }
 }

@@ -24,6 +24,8 @@ struct ProxyConfig {
     var limits: [String: Any] = [:]
     /// The listener's `defer_accept`; nil leaves the default.
     var deferAccept: Bool? = nil
+    /// `worker_affinity`, when set ("auto" or "none").
+    var workerAffinity: String? = nil
 
     /// One upstream `o` at `port` and a catch-all route to it.
     static func single(port: Int, responseMs: Int = 5000) -> ProxyConfig {
@@ -54,6 +56,7 @@ struct ProxyConfig {
             "timeouts_ms": ["client_header": clientHeaderMs, "client_idle": clientIdleMs, "drain": drainMs],
         ]
         if !limits.isEmpty { root["limits"] = limits }
+        if let workerAffinity { root["worker_affinity"] = workerAffinity }
         let data = try! JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }
