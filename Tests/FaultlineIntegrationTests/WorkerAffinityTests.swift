@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import FaultlineTestSupport
 
-/// With as many workers as CPUs the process may run on, each worker's thread is bound to a CPU
-/// of its own (`worker_affinity: auto`, the default); with `none`, or with any other worker
+/// With `worker_affinity: auto` and as many workers as CPUs the process may run on, each
+/// worker's thread is bound to a CPU of its own; by default (`none`), or with any other worker
 /// count, the kernel places them. Seen from outside in `/proc`: each worker thread's name
 /// (`worker-N`) and its `Cpus_allowed_list`, and in the line the proxy prints at start. The
 /// proxy serves either way.
@@ -11,7 +11,7 @@ import FaultlineTestSupport
 struct WorkerAffinityTests {
     @Test func oneWorkerPerAllowedCPUBindsEachToItsOwn() async throws {
         let cpus = try ProcessStatus.allowedCPUs(inFile: "/proc/self/status")
-        let stack = try await Self.stack(workers: cpus.count, affinity: nil)
+        let stack = try await Self.stack(workers: cpus.count, affinity: "auto")
         defer { stack.stop() }
 
         let bindings = try Self.workerCPUs(stack.proxy.child.pid)
@@ -21,9 +21,10 @@ struct WorkerAffinityTests {
         #expect(try await FaultCurl.get(stack.proxy.url("/bytes/16")).httpCode == 200)
     }
 
-    @Test func affinityNoneLeavesEveryWorkerFree() async throws {
+    @Test(arguments: [nil, "none"])
+    func byDefaultAndWithNoneEveryWorkerIsFree(affinity: String?) async throws {
         let cpus = try ProcessStatus.allowedCPUs(inFile: "/proc/self/status")
-        let stack = try await Self.stack(workers: cpus.count, affinity: "none")
+        let stack = try await Self.stack(workers: cpus.count, affinity: affinity)
         defer { stack.stop() }
 
         let bindings = try Self.workerCPUs(stack.proxy.child.pid)

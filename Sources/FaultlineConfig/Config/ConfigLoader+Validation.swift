@@ -5,7 +5,7 @@ extension ConfigLoader {
             return nil
         }
         let workers = top.int("workers", in: 0...256, default: 0, &diagnostics)
-        let workerAffinity = top.choice("worker_affinity", default: WorkerAffinity.auto, &diagnostics)
+        let workerAffinity = top.choice("worker_affinity", default: WorkerAffinity.none, &diagnostics)
         let listeners = readListeners(top, context, &diagnostics)
         let admin = readAdmin(top, context, &diagnostics)
         let demoOrigin = top.object("demo_origin", known: ConfigKeys.demoOrigin, &diagnostics)

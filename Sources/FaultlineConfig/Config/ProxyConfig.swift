@@ -38,7 +38,7 @@ public struct ProxyConfig: Sendable, Equatable {
     /// Creates a configuration; upstreams are sorted by name so lookups and output are stable.
     public init(
         workers: Int = 0,
-        workerAffinity: WorkerAffinity = .auto,
+        workerAffinity: WorkerAffinity = .none,
         listeners: [ListenerConfig],
         admin: AdminConfig? = nil,
         demoOrigin: DemoOriginConfig? = nil,

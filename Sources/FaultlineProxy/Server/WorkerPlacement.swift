@@ -1,10 +1,10 @@
 import FaultlineConfig
 
-/// Where the workers' threads run. With `worker_affinity: auto` and exactly as many workers as
-/// CPUs the process may run on, each worker is bound to a CPU of its own: one event loop per
-/// core, as nginx's `worker_cpu_affinity auto` and HAProxy's `cpu-map` offer. Otherwise the
-/// kernel places them: fewer workers than CPUs leave it room to move a loop away from a busy
-/// core, more than CPUs would make two loops share one for good.
+/// Where the workers' threads run. With `worker_affinity: auto` (not the default) and exactly
+/// as many workers as CPUs the process may run on, each worker is bound to a CPU of its own:
+/// one event loop per core, as nginx's `worker_cpu_affinity auto` and HAProxy's `cpu-map`
+/// offer. Otherwise the kernel places them: fewer workers than CPUs leave it room to move a
+/// loop away from a busy core, more than CPUs would make two loops share one for good.
 public enum WorkerPlacement: Sendable, Equatable {
     /// Worker N's thread is bound to `cpus[N]`.
     case pinned(cpus: [Int])
