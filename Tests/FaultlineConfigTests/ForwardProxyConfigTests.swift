@@ -24,6 +24,22 @@ struct ForwardProxyConfigTests {
         }
     }
 
+    /// `--certs` and `--upstream-ca` rebuild the forward listeners and keep everything else.
+    @Test func commandLineCertificatesKeepTheRestOfTheFile() throws {
+        let config = try parse("""
+            {"worker_affinity": "auto",
+             "listeners": [{"address": "127.0.0.1:8888", "mode": "forward", "defer_accept": false,
+                            "forward": {"ca": {"certificate": "a.pem", "key": "a-key.pem"}}}],
+             "scenarios": [{"name": "down", "phases": [{"rules": [{"name": "r", "match": {"path": "/x"}, "faults": [{"status": 503}]}]}]}]}
+            """)
+        let overridden = config.overridingForward(certs: "/elsewhere", upstreamCA: "/ca.pem")
+        #expect(overridden.listeners.first?.forward?.caCertificatePath == "/elsewhere/ca.pem")
+        #expect(overridden.listeners.first?.forward?.upstreamCAPath == "/ca.pem")
+        #expect(overridden.listeners.first?.deferAccept == false)
+        #expect(overridden.scenarios == config.scenarios && overridden.scenarios.count == 1)
+        #expect(overridden.workerAffinity == .auto)
+    }
+
     @Test func shippedExampleLoads() throws {
         let directory = repositoryRoot.appendingPathComponent("config")
         let url = directory.appendingPathComponent("forward-proxy.json")

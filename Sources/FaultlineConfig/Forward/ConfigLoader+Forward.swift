@@ -150,11 +150,12 @@ extension ProxyConfig {
                     passThroughAfterRefusals: forward.passThroughAfterRefusals, maxTunnels: forward.maxTunnels,
                     upstreamCAPath: upstreamCA)
             }
-            return ListenerConfig(address: listener.address, tls: listener.tls, h2c: listener.h2c, forward: forward)
+            return ListenerConfig(address: listener.address, tls: listener.tls, h2c: listener.h2c, forward: forward,
+                                  deferAccept: listener.deferAccept)
         }
         return ProxyConfig(workers: workers, workerAffinity: workerAffinity, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
                            upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts, limits: limits,
                            seed: seed, faultHeaders: faultHeaders, log: log, har: har, http2: http2,
-                           sessions: sessions, journal: journal)
+                           sessions: sessions, journal: journal, scenarios: scenarios)
     }
 }

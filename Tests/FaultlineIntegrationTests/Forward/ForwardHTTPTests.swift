@@ -35,6 +35,25 @@ struct ForwardHTTPTests {
         #expect(path.status == 200, "\(path.result.text)")
     }
 
+    /// `--certs DIR` (or `--upstream-ca FILE`) beside a config file rebuilds its listeners; the
+    /// rest of the file, scenarios and settings included, stays. It once dropped the scenarios.
+    @Test func certsOnTheCommandLineKeepTheFilesScenarios() async throws {
+        let scenario: [String: Any] = [
+            "name": "json-down", "start": true,
+            "phases": [["rules": [["name": "down", "match": ["path": "/json"], "faults": [["status": 503]]]]]],
+        ]
+        let certs = try TemporaryDirectory()
+        let stack = try await ForwardStack.start(forward: [:], extra: ["scenarios": [scenario]],
+                                                 flags: ["--certs", certs.path("certs")])
+        defer { stack.stop() }
+        let hit = try await stack.curl(["http://127.0.0.1:\(stack.origin.port)/json"])
+        #expect(hit.status == 503, "\(hit.result.text)")
+        let list = try await Curl.run([stack.adminURL + "/scenarios"])
+        let scenarios = (try JSONSerialization.jsonObject(with: Data(list.stdout)) as? [String: Any])?["scenarios"] as? [[String: Any]]
+        #expect(scenarios?.map { $0["name"] as? String } == ["json-down"], "\(list.text)")
+        #expect(scenarios?.first?["state"] as? String == "running", "\(list.text)")
+    }
+
     @Test func requestsToFaultlineItselfAreRefused() async throws {
         let stack = try await ForwardStack.start()
         defer { stack.stop() }

@@ -23,9 +23,10 @@ struct ForwardStack {
         return try await ready(origin: origin, proxy: proxy, directory: directory)
     }
 
-    /// A config file: `listener` is the forward listener's object (address added), plus an admin API.
+    /// A config file: `listener` is the forward listener's object (address added), plus an admin
+    /// API; `flags` are command-line arguments after `--config FILE` (`--certs DIR`).
     static func start(forward: [String: Any], routes: [[String: Any]] = [], extra: [String: Any] = [:],
-                      launcher: [String] = []) async throws -> ForwardStack {
+                      flags: [String] = [], launcher: [String] = []) async throws -> ForwardStack {
         let origin = try await OriginProcess.demo()
         let directory = try TemporaryDirectory()
         var forwardObject = forward
@@ -40,7 +41,7 @@ struct ForwardStack {
         for (key, value) in extra { root[key] = value }
         let data = try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys])
         let path = try directory.write("forward.json", String(decoding: data, as: UTF8.self))
-        let proxy = try await FaultlineProcess.run(config: path, launcher: launcher)
+        let proxy = try await FaultlineProcess.run(config: path, flags, launcher: launcher)
         return try await ready(origin: origin, proxy: proxy, directory: directory)
     }
 
