@@ -45,6 +45,27 @@ struct WorkerAffinityTests {
         #expect(try await FaultCurl.get(stack.proxy.url("/bytes/16")).httpCode == 200)
     }
 
+    /// `workers: 0` starts one worker per CPU the process may run on, not per online CPU: under
+    /// `taskset -c N`, one.
+    @Test func defaultWorkersAreOnePerAllowedCPU() async throws {
+        let cpus = try ProcessStatus.allowedCPUs(inFile: "/proc/self/status")
+        guard let last = cpus.last else { throw TestFailure("no CPU allowed") }
+        let origin = try await OriginProcess.demo()
+        defer { origin.kill() }
+        let directory = try TemporaryDirectory()
+        var config = ProxyConfig.single(port: origin.port)
+        config.workers = 0
+        config.workerAffinity = "auto"
+        let path = try directory.write("faultline.json", config.json)
+        for (launcher, expected) in [([String](), cpus), (["/usr/bin/taskset", "-c", "\(last)"], [last])] {
+            let proxy = try await FaultlineProcess.run(config: path, launcher: launcher)
+            defer { proxy.kill() }
+            #expect(try Self.workerCPUs(proxy.child.pid) == expected.map { [$0] }, "launcher \(launcher)")
+            #expect(proxy.output.text.contains("\(expected.count) worker(s), each bound to a CPU of its own"), "\(proxy.output.text)")
+            #expect(try await FaultCurl.get(proxy.url("/bytes/16")).httpCode == 200)
+        }
+    }
+
     @Test func anUnknownAffinityIsRefusedByName() async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("faultline.json", """

@@ -1,6 +1,6 @@
 /// A validated, immutable configuration snapshot for one proxy process.
 public struct ProxyConfig: Sendable, Equatable {
-    /// Number of event loops; 0 means one per CPU core.
+    /// Number of event loops; 0 means one per CPU the process may run on.
     public let workers: Int
     /// Whether the workers are bound to CPUs, one each; read at start only.
     public let workerAffinity: WorkerAffinity

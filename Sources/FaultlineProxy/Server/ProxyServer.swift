@@ -23,10 +23,10 @@ public final class ProxyServer: Sendable {
     /// Binds every listener and starts serving `config` on `workers` loops.
     public init(config: ProxyConfig, events: @escaping @Sendable (ProxyEvent) -> Void) throws {
         let snapshot = try ConfigSnapshot(config: config, generation: 1)
-        let workers = config.workers > 0 ? config.workers : ProxyServer.processorCount()
+        let allowedCPUs = CPUAffinity.allowedCPUs()
+        let workers = config.workers > 0 ? config.workers : ProxyServer.processorCount(allowed: allowedCPUs)
         let group = try EventLoopGroup(count: workers, name: "worker")
-        var placement = WorkerPlacement.choose(workers: workers, affinity: config.workerAffinity,
-                                               allowedCPUs: CPUAffinity.allowedCPUs())
+        var placement = WorkerPlacement.choose(workers: workers, affinity: config.workerAffinity, allowedCPUs: allowedCPUs)
         if case .pinned(let cpus) = placement {
             do {
                 try group.pin(to: cpus)
@@ -146,8 +146,12 @@ public final class ProxyServer: Sendable {
         state.snapshot.log.sink?.close(timeout: 2)
     }
 
-    private static func processorCount() -> Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// One worker per CPU the process may run on (`allowed`, its affinity mask as `taskset` or a
+    /// cpuset leaves it), as HAProxy sizes `nbthread`: two loops on one allowed CPU would only
+    /// take turns. The online count when the mask is unknown; at most the config's 256.
+    private static func processorCount(allowed: [Int]) -> Int {
+        let count = allowed.isEmpty ? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) : allowed.count
+        return min(256, max(1, count))
     }
 }
 
