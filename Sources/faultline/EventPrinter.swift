@@ -22,10 +22,8 @@ enum EventPrinter {
 
     private static func describe(_ event: ProxyEvent) -> String {
         switch event {
-        case .workers(let count, .pinned(let cpus)):
-            "faultline: \(count) worker(s), each bound to a CPU of its own (\(cpus.map(String.init).joined(separator: ", ")))"
-        case .workers(let count, .floating(let reason)):
-            "faultline: \(count) worker(s), not bound to CPUs: \(reason)"
+        case .workers(let count, let placement):
+            "faultline: \(count) worker(s), \(placement)"
         case .listening(let address):
             "faultline: listening on \(address)"
         case .adminListening(let address):

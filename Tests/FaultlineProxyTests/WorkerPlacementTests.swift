@@ -18,6 +18,11 @@ struct WorkerPlacementTests {
                 == .floating(reason: "4 worker(s) for 2 CPU(s) (0, 1); workers are bound only one per CPU"))
     }
 
+    @Test func theStartLineSaysWhereTheyRun() {
+        #expect(WorkerPlacement.pinned(cpus: [2, 3]).description == "each bound to a CPU of its own (2, 3)")
+        #expect(WorkerPlacement.floating(reason: "worker_affinity is none").description == "not bound to CPUs: worker_affinity is none")
+    }
+
     @Test func noneAndAnUnknownMaskBindNothing() {
         #expect(WorkerPlacement.choose(workers: 2, affinity: .none, allowedCPUs: [0, 1])
                 == .floating(reason: "worker_affinity is none"))

@@ -129,7 +129,6 @@ final class LoopContext: @unchecked Sendable {
         return true
     }
 
-    /// Called by a connection when it has closed for good.
     /// An exchange its adapter (an HTTP/1 connection, an HTTP/2 stream) drops, however it
     /// ended: counted in the metrics, and the array of its upstream head taken back for the
     /// next head. Call once per exchange.
@@ -138,6 +137,7 @@ final class LoopContext: @unchecked Sendable {
         headScratch.takeBack(exchange.upstreamHead)
     }
 
+    /// Called by a connection when it has closed for good.
     func connectionClosed(_ connection: any ClientConnection) {
         if clients.removeValue(forKey: ObjectIdentifier(connection)) != nil {
             connections.release()

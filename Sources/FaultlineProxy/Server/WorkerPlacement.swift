@@ -5,7 +5,7 @@ import FaultlineConfig
 /// one event loop per core, as nginx's `worker_cpu_affinity auto` and HAProxy's `cpu-map`
 /// offer. Otherwise the kernel places them: fewer workers than CPUs leave it room to move a
 /// loop away from a busy core, more than CPUs would make two loops share one for good.
-public enum WorkerPlacement: Sendable, Equatable {
+public enum WorkerPlacement: Sendable, Equatable, CustomStringConvertible {
     /// Worker N's thread is bound to `cpus[N]`.
     case pinned(cpus: [Int])
     /// The kernel moves the workers between CPUs; `reason` says why they are not bound.
@@ -24,6 +24,14 @@ public enum WorkerPlacement: Sendable, Equatable {
                     + "workers are bound only one per CPU")
             }
             return .pinned(cpus: allowedCPUs)
+        }
+    }
+
+    /// "each bound to a CPU of its own (0, 1)" or "not bound to CPUs: " and the reason.
+    public var description: String {
+        switch self {
+        case .pinned(let cpus): "each bound to a CPU of its own (\(Self.list(cpus)))"
+        case .floating(let reason): "not bound to CPUs: \(reason)"
         }
     }
 
