@@ -49,14 +49,17 @@ names = {"keepalive": "keep-alive GET /64, 50 conns", "tls_listener": "TLS liste
 def measured(workers):
     """{(proxy, scenario): [req/s per round]}, {(proxy, scenario): [cores busy per round]},
     {(proxy, scenario): [(proxy, client, origin) CPU µs per request, per round]},
-    {(proxy, scenario): [TCP connections opened per 1,000 requests, per round]}"""
-    rates, busy, split, opens = {}, {}, {}, {}
+    {(proxy, scenario): [TCP connections opened per 1,000 requests, per round]},
+    {(proxy, scenario): [cores the proxy's own process kept busy, per round]}"""
+    rates, busy, split, opens, own = {}, {}, {}, {}, {}
     for r in range(1, rounds + 1):
         for key, runs in load_scenario_runs(os.path.join(work, f"results-{workers}-{r}.tsv")).items():
             for kv in runs:
                 if "requests" in kv and "status" not in kv:
                     seconds = int(kv["duration_us"]) / 1e6
                     rates.setdefault(key, []).append(int(kv["requests"]) / seconds)
+                    if "cpu_us" in kv:
+                        own.setdefault(key, []).append(int(kv["cpu_us"]) / int(kv["duration_us"]))
                     if int(kv.get("machine_all_us", 0)) > 0:
                         busy.setdefault(key, []).append(int(kv["machine_busy_us"]) / int(kv["machine_all_us"]) * cores)
                     if "origin_cpu_us" in kv:
@@ -64,10 +67,10 @@ def measured(workers):
                                                                ("cpu_us", "client_cpu_us", "origin_cpu_us")))
                     if "tcp_opens" in kv:
                         opens.setdefault(key, []).append(per_request(kv, "tcp_opens") * 1000)
-    return rates, busy, split, opens
+    return rates, busy, split, opens, own
 
 cores = os.cpu_count() or 1
-(one, busy_one, split_one, opens_one), (two, busy_two, split_two, opens_two) = measured(1), measured(2)
+(one, busy_one, split_one, opens_one, own_one), (two, busy_two, split_two, opens_two, own_two) = measured(1), measured(2)
 
 def busy_cells(key):
     """The cores-busy and ceiling cells of one proxy and scenario."""
@@ -76,6 +79,13 @@ def busy_cells(key):
         return ["n/a", "n/a"]
     ma = statistics.median(a)
     return [f"{ma:.2f} → {statistics.median(b):.2f}", f"{cores / ma:.2f}×"]
+
+def own_cell(key):
+    """Cores the proxy's own process kept busy, one → two workers."""
+    a, b = own_one.get(key), own_two.get(key)
+    if not a or not b:
+        return "n/a"
+    return f"{statistics.median(a):.2f} → {statistics.median(b):.2f}"
 
 def split_cell(key):
     """CPU µs per request of the proxy, the load generator and the origin, one → two workers."""
@@ -101,25 +111,28 @@ lines = [f"# Scaling from one worker to two\n",
          "the measurement, in cores. A second worker can only use what one worker left idle: "
          f"ceiling = {cores} ÷ cores busy with one worker, what 2 ÷ 1 reaches if the whole machine's CPU per "
          "request stays the same. Passing it takes less CPU per request, in the proxy, the client or the origin.\n",
+         "Proxy's cores: the CPU time of the proxy's own process over the measurement, in cores. One worker "
+         "is the limit only when it keeps a whole core busy; one that keeps less busy was waiting for the "
+         "client and the origin, so a second worker has nothing to take over and 2 ÷ 1 stays near 1.\n",
          "CPU per request: µs of CPU time per request of the proxy / the load generator / the origin, with one "
          "worker → with two (each process's own user and system time, medians over the rounds).\n",
          "Connections opened: TCP connections the machine opened per 1,000 requests (the client's and the "
          "proxy's to the origin); above zero on these keep-alive rows, a proxy is closing pooled upstream "
          "connections and opening them again.\n",
-         "| scenario | proxy | req/s, 1 worker | req/s, 2 workers | 2 ÷ 1 | cores busy, 1 → 2 workers | ceiling | CPU per request, proxy / client / origin | connections opened per 1k requests |",
-         "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+         "| scenario | proxy | req/s, 1 worker | req/s, 2 workers | 2 ÷ 1 | cores busy, 1 → 2 workers | ceiling | proxy's cores, 1 → 2 workers | CPU per request, proxy / client / origin | connections opened per 1k requests |",
+         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
 targets = []
 for scenario in scenarios:
     ratios = {}
     for proxy in proxies:
         a, b = one.get((proxy, scenario)), two.get((proxy, scenario))
         if not a or not b:
-            lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | n/a | n/a | n/a | n/a | n/a | n/a | n/a |")
+            lines.append(f"| {names.get(scenario, scenario)} | {label[proxy]} | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a |")
             continue
         ma, mb = statistics.median(a), statistics.median(b)
         ratios[proxy] = mb / ma
         cells = [names.get(scenario, scenario), label[proxy], f"{ma:,.0f}", f"{mb:,.0f}", f"{mb / ma:.2f}×"]
-        lines.append("| " + " | ".join(cells + busy_cells((proxy, scenario)) + [split_cell((proxy, scenario)), opens_cell((proxy, scenario))]) + " |")
+        lines.append("| " + " | ".join(cells + busy_cells((proxy, scenario)) + [own_cell((proxy, scenario)), split_cell((proxy, scenario)), opens_cell((proxy, scenario))]) + " |")
     peers = {p: r for p, r in ratios.items() if p != "faultline"}
     if "faultline" in ratios and peers:
         best = max(peers, key=peers.get)
