@@ -113,7 +113,8 @@ lines = [f"# Scaling from one worker to two\n",
          "request stays the same. Passing it takes less CPU per request, in the proxy, the client or the origin.\n",
          "Proxy's cores: the CPU time of the proxy's own process over the measurement, in cores. One worker "
          "is the limit only when it keeps a whole core busy; one that keeps less busy was waiting for the "
-         "client and the origin, so a second worker has nothing to take over and 2 ÷ 1 stays near 1.\n",
+         "client and the origin, so a second worker has nothing of its own to take over: 2 ÷ 1 then moves "
+         "with the idle time the one-worker run left (the ceiling) and with the whole machine's CPU per request.\n",
          "CPU per request: µs of CPU time per request of the proxy / the load generator / the origin, with one "
          "worker → with two (each process's own user and system time, medians over the rounds).\n",
          "Connections opened: TCP connections the machine opened per 1,000 requests (the client's and the "
