@@ -1,19 +1,22 @@
-/// A validated, immutable configuration snapshot for one proxy process.
+/// A validated, immutable configuration snapshot for one proxy process. The fields the
+/// command line and the admin API replace are settable inside the module only, so that a
+/// changed copy (`overriding`, `replacingRoutes`, `overridingForward`) is `self` with those
+/// fields set and keeps every other field, present or added later.
 public struct ProxyConfig: Sendable, Equatable {
     /// Number of event loops; 0 means one per CPU the process may run on.
-    public let workers: Int
+    public internal(set) var workers: Int
     /// Whether the workers are bound to CPUs, one each; read at start only.
     public let workerAffinity: WorkerAffinity
     /// Addresses the proxy accepts client connections on (never empty when loaded).
-    public let listeners: [ListenerConfig]
+    public internal(set) var listeners: [ListenerConfig]
     /// The admin API listener, if configured.
-    public let admin: AdminConfig?
+    public internal(set) var admin: AdminConfig?
     /// Where to start the built-in demo origin, if anywhere.
     public let demoOrigin: DemoOriginConfig?
     /// Upstreams, sorted by name.
     public let upstreams: [UpstreamConfig]
     /// Routes in match order; the first match wins.
-    public let routes: [RouteConfig]
+    public internal(set) var routes: [RouteConfig]
     /// Client-side timeouts.
     public let clientTimeouts: ClientTimeouts
     /// Size and count limits.

@@ -140,22 +140,13 @@ extension ProxyConfig {
     /// trusting `upstreamCA` for the real hosts (`run --config FILE --certs DIR --upstream-ca FILE`).
     public func overridingForward(certs: String?, upstreamCA: String?) -> ProxyConfig {
         guard certs != nil || upstreamCA != nil else { return self }
-        let listeners = self.listeners.map { listener -> ListenerConfig in
-            guard var forward = listener.forward else { return listener }
+        var copy = self
+        for index in copy.listeners.indices {
+            guard var forward = copy.listeners[index].forward else { continue }
             if let certs { forward = forward.withCertificates(in: certs) }
-            if let upstreamCA {
-                forward = ForwardProxyConfig(
-                    caCertificatePath: forward.caCertificatePath, caKeyPath: forward.caKeyPath, intercept: forward.intercept,
-                    passThrough: forward.passThrough, allowedClients: forward.allowedClients, credentials: forward.credentials,
-                    passThroughAfterRefusals: forward.passThroughAfterRefusals, maxTunnels: forward.maxTunnels,
-                    upstreamCAPath: upstreamCA)
-            }
-            return ListenerConfig(address: listener.address, tls: listener.tls, h2c: listener.h2c, forward: forward,
-                                  deferAccept: listener.deferAccept)
+            if let upstreamCA { forward.upstreamCAPath = upstreamCA }
+            copy.listeners[index].forward = forward
         }
-        return ProxyConfig(workers: workers, workerAffinity: workerAffinity, listeners: listeners, admin: admin, demoOrigin: demoOrigin,
-                           upstreams: upstreams, routes: routes, clientTimeouts: clientTimeouts, limits: limits,
-                           seed: seed, faultHeaders: faultHeaders, log: log, har: har, http2: http2,
-                           sessions: sessions, journal: journal, scenarios: scenarios)
+        return copy
     }
 }

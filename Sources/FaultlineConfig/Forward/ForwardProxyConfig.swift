@@ -1,6 +1,7 @@
 /// Settings of a forward-proxy listener (`"mode": "forward"`): clients name the host they
 /// want (absolute-form requests, `CONNECT host:port`) and Faultline forwards, intercepts or
-/// tunnels. See docs/forward-proxy.md.
+/// tunnels. See docs/forward-proxy.md. The file paths are settable inside the module only, for
+/// the command line's changed copies (`--certs`, `--upstream-ca`).
 public struct ForwardProxyConfig: Sendable, Equatable {
     /// Default bound on open tunnels and intercepted connections of one listener.
     public static let defaultMaxTunnels = 1024
@@ -11,9 +12,9 @@ public struct ForwardProxyConfig: Sendable, Equatable {
     public static let defaultCAKeyPath = "certs/ca-key.pem"
 
     /// The CA certificate that signs intercepted hosts' leaf certificates.
-    public let caCertificatePath: String
+    public internal(set) var caCertificatePath: String
     /// The CA's private key (never served).
-    public let caKeyPath: String
+    public internal(set) var caKeyPath: String
     /// Hosts whose HTTPS is intercepted; empty means every host.
     public let intercept: [HostPattern]
     /// Hosts never intercepted: a CONNECT to them gets a byte tunnel. Wins over `intercept`.
@@ -27,7 +28,7 @@ public struct ForwardProxyConfig: Sendable, Equatable {
     /// Bound on open tunnels plus intercepted connections.
     public let maxTunnels: Int
     /// A CA file trusted for the real hosts besides the system store (`--upstream-ca`).
-    public let upstreamCAPath: String?
+    public internal(set) var upstreamCAPath: String?
 
     /// Creates forward-proxy settings; the defaults intercept every host with `certs/ca.pem`.
     public init(
@@ -64,10 +65,9 @@ public struct ForwardProxyConfig: Sendable, Equatable {
     /// The same settings with the CA files in `directory` (`--certs DIR`).
     public func withCertificates(in directory: String) -> ForwardProxyConfig {
         let base = directory.hasSuffix("/") ? directory : directory + "/"
-        return ForwardProxyConfig(
-            caCertificatePath: base + "ca.pem", caKeyPath: base + "ca-key.pem", intercept: intercept,
-            passThrough: passThrough, allowedClients: allowedClients, credentials: credentials,
-            passThroughAfterRefusals: passThroughAfterRefusals, maxTunnels: maxTunnels,
-            upstreamCAPath: upstreamCAPath)
+        var copy = self
+        copy.caCertificatePath = base + "ca.pem"
+        copy.caKeyPath = base + "ca-key.pem"
+        return copy
     }
 }
